@@ -1,0 +1,6 @@
+/** The contract as data: services, variables and the rules the rest of the product reads. */
+export * from './schema';
+export * from './services';
+export * from './vocabulary';
+export { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
+export { ACCOUNT_CORE_PATH } from './keys';

@@ -1,0 +1,178 @@
+import type { Issue } from '../issues';
+import { CALLER_LABELS, SERVICES } from './services';
+import type { Scope, Service, Variable } from './schema';
+import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
+
+/**
+ * The names a service's templates may use, derived from its catalogue entry, and the judgement
+ * of any other name: unknown (an error where the caller accepts a fixed set, a warning where it
+ * does not), not filled by this caller, or a deprecated spelling.
+ */
+
+/** A name a template can use, with the key written between the percent signs. */
+export interface Entry {
+	key: string;
+	variable: Variable;
+	scope: Scope;
+}
+
+/** The outcome of looking a placeholder key up. */
+export interface Resolution {
+	scope: Scope | 'unknown';
+	entry?: Entry;
+	/** A problem with the name (positions are filled in by the caller). */
+	issue?: Omit<Issue, 'from' | 'to'> & { replacement?: string };
+}
+
+/** Everything one service's templates may refer to. */
+export interface Vocabulary {
+	service: Service;
+	entries: Entry[];
+	resolve(key: string): Resolution;
+}
+
+function entryKey(v: Variable): string {
+	return v.scope === 'account' ? `account[${v.name}]` : v.name;
+}
+
+function accountEntries(service: Service): Variable[] {
+	if (service.accountKeys === 'none') return [];
+	if (service.accountKeys === 'all') return [...ACCOUNT_VARIABLES];
+	const keys = service.accountKeys;
+	return ACCOUNT_VARIABLES.filter((v) => keys.includes(v.name));
+}
+
+/** Edit distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+		}
+		previous = current;
+	}
+	return previous[b.length];
+}
+
+/** The nearest known key, when one is close enough to be a likely typo. */
+function nearest(key: string, keys: string[]): string | undefined {
+	let best: string | undefined;
+	let bestDistance = Infinity;
+	const lower = key.toLowerCase();
+	for (const candidate of keys) {
+		const d = candidate.toLowerCase() === lower ? 0.5 : editDistance(key, candidate);
+		if (d < bestDistance) {
+			best = candidate;
+			bestDistance = d;
+		}
+	}
+	return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function ownerOf(name: string, service: Service): string | undefined {
+	const owner = SERVICES.find(
+		(s) => s !== service && s.variables.some((v) => v.name === name || v.alias === name)
+	);
+	return owner?.title;
+}
+
+const CACHE = new Map<string, Vocabulary>();
+
+/** The vocabulary of a service (computed once per service). */
+export function vocabularyOf(service: Service): Vocabulary {
+	const cached = CACHE.get(service.id);
+	if (cached) return cached;
+	const variables = [
+		...service.variables,
+		...accountEntries(service),
+		...(service.globals === 'all' ? GLOBAL_VARIABLES : [])
+	];
+	const entries: Entry[] = variables.map((v) => ({
+		key: entryKey(v),
+		variable: v,
+		scope: v.scope
+	}));
+	const byKey = new Map(entries.map((e) => [e.key, e]));
+	const aliases = new Map(
+		entries.filter((e) => e.variable.alias).map((e) => [e.variable.alias as string, e])
+	);
+	const keys = entries.map((e) => e.key);
+	const caller = CALLER_LABELS[service.caller].replace(/^The /, 'the ');
+	const fixed = service.variableSet === 'fixed';
+
+	const unknown = (key: string, what: string): Resolution => {
+		const suggestion = nearest(key, keys);
+		const owner = ownerOf(key, service);
+		const parts = [`${what} is not known to ${service.title}.`];
+		if (owner) parts.push(`It belongs to ${owner}.`);
+		if (fixed) parts.push(`${caller} recognises only: ${keys.map((k) => `%${k}%`).join(', ')}.`);
+		else parts.push('It is sent as written unless a value is given.');
+		if (suggestion) parts.push(`Did you mean %${suggestion}%?`);
+		return {
+			scope: 'unknown',
+			issue: {
+				code: 'unknown_variable',
+				severity: fixed ? 'error' : 'warning',
+				message: parts.join(' '),
+				replacement: suggestion
+			}
+		};
+	};
+
+	const resolve = (key: string): Resolution => {
+		const entry = byKey.get(key);
+		if (entry) return { scope: entry.scope, entry };
+		const aliased = aliases.get(key);
+		if (aliased) {
+			return {
+				scope: aliased.scope,
+				entry: aliased,
+				issue: {
+					code: 'deprecated_variable',
+					severity: 'warning',
+					message: `%${key}% is an older spelling; the contract writes %${aliased.key}%.`,
+					replacement: aliased.key
+				}
+			};
+		}
+		const account = /^account\[(.*)\]$/.exec(key);
+		if (account) {
+			const documented = ACCOUNT_VARIABLES.some((v) => v.name === account[1]);
+			if (documented || service.accountKeys === 'none') {
+				const reason =
+					service.accountKeys === 'none'
+						? `${service.title} is called by ${caller} with no account, so account values are not filled.`
+						: `${caller} fills only ${keys
+								.filter((k) => k.startsWith('account['))
+								.map((k) => `%${k}%`)
+								.join(', ')}.`;
+				return {
+					scope: 'unknown',
+					issue: {
+						code: 'not_allowed_for_caller',
+						severity: 'error',
+						message: `%${key}% cannot be used here: ${reason}`
+					}
+				};
+			}
+			return unknown(key, `%${key}% (not a documented account key)`);
+		}
+		if (GLOBAL_VARIABLES.some((v) => v.name === key) && service.globals === 'none') {
+			return {
+				scope: 'unknown',
+				issue: {
+					code: 'not_allowed_for_caller',
+					severity: 'error',
+					message: `%${key}% is a global parameter of the app; ${caller} does not fill it.`
+				}
+			};
+		}
+		return unknown(key, `%${key}%`);
+	};
+
+	const vocabulary: Vocabulary = { service, entries, resolve };
+	CACHE.set(service.id, vocabulary);
+	return vocabulary;
+}

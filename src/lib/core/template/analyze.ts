@@ -1,0 +1,73 @@
+import type { Service, Variable } from '../catalogue/schema';
+import { vocabularyOf } from '../catalogue/vocabulary';
+import type { Issue } from '../issues';
+import { tokenize, type PlaceholderToken, type Tokenized } from './tokenize';
+
+/**
+ * A template checked against one service: every placeholder with its scope (what the highlighter
+ * colours and hover explains) and every issue (what lint shows), syntax and names together.
+ */
+
+/** The scope a placeholder is coloured by. */
+export type MarkScope = 'service' | 'account' | 'global' | 'function' | 'unknown';
+
+/** One placeholder of an analysed template. */
+export interface PlaceholderMark {
+	from: number;
+	to: number;
+	key: string;
+	scope: MarkScope;
+	variable?: Variable;
+}
+
+/** A template analysed for a service. */
+export interface Analysis {
+	tokenized: Tokenized;
+	marks: PlaceholderMark[];
+	issues: Issue[];
+}
+
+function check(token: PlaceholderToken, service: Service, issues: Issue[]): PlaceholderMark {
+	const resolution = vocabularyOf(service).resolve(token.key);
+	if (resolution.issue) {
+		const { replacement, ...issue } = resolution.issue;
+		issues.push({
+			...issue,
+			from: token.from,
+			to: token.to,
+			fix: replacement
+				? {
+						label: `Replace with %${replacement}%`,
+						from: token.from,
+						to: token.to,
+						insert: `%${replacement}%`
+					}
+				: undefined
+		});
+	}
+	return {
+		from: token.from,
+		to: token.to,
+		key: token.key,
+		scope: resolution.scope,
+		variable: resolution.entry?.variable
+	};
+}
+
+/** Tokenizes a template and judges each placeholder by the service's vocabulary. */
+export function analyzeTemplate(source: string, service: Service, field?: string): Analysis {
+	const tokenized = tokenize(source);
+	const issues: Issue[] = [...tokenized.issues];
+	const marks: PlaceholderMark[] = [];
+	for (const token of tokenized.tokens) {
+		if (token.kind !== 'placeholder') continue;
+		if (token.ref.kind === 'sha1') {
+			marks.push({ from: token.from, to: token.to, key: token.key, scope: 'function' });
+			marks.push(check(token.ref.inner, service, issues));
+		} else {
+			marks.push(check(token, service, issues));
+		}
+	}
+	if (field) for (const issue of issues) issue.field = field;
+	return { tokenized, marks, issues };
+}

@@ -1,0 +1,154 @@
+import type { Party } from '../catalogue/schema';
+import type { Issue } from '../issues';
+import { encodeValue, hasXmlInvalidChars, type Encoding } from './encode';
+import { sha1Hex } from './sha1';
+import type { PlaceholderToken, Tokenized } from './tokenize';
+
+/**
+ * Single-pass expansion: each placeholder is replaced by its value, written with the encoding of
+ * its spot. Values are never scanned again and nothing is evaluated.
+ */
+
+/** A value for a placeholder: text, or the parties of `%interestedParties%`. */
+export type Value = string | readonly Party[];
+
+/** How one placeholder was filled: `literal` keeps the placeholder text (no value known). */
+export type SubstitutionStatus = 'value' | 'empty' | 'masked' | 'literal';
+
+/** Where a substitution landed in the output, where it came from, and how it was encoded. */
+export interface Substitution {
+	from: number;
+	to: number;
+	sourceFrom: number;
+	sourceTo: number;
+	key: string;
+	encoding: Encoding;
+	status: SubstitutionStatus;
+}
+
+/** Options of {@link expand}. */
+export interface ExpandOptions {
+	/** The encoding of the template's spot (URL, form body, JSON body, XML body, raw). */
+	context: Encoding;
+	/** Raw substitution: values go in as they are, as a caller that does no escaping would. */
+	raw?: boolean;
+	/** Send `%account[password]%` as `****` (plain http: URLs). */
+	maskPassword?: boolean;
+	/** The value of a placeholder; `undefined` keeps the placeholder text as it is. */
+	resolve: (key: string) => Value | undefined;
+	/** Only `empty` for a value that is known but was given no value; else `value`. */
+	statusOf?: (key: string) => SubstitutionStatus;
+}
+
+/** The expanded text with its substitutions in output order and the issues found on the way. */
+export interface Expansion {
+	text: string;
+	substitutions: Substitution[];
+	issues: Issue[];
+}
+
+/** What `%account[password]%` becomes over plain http. */
+export const MASKED_PASSWORD = '****';
+
+function listAsJson(parties: readonly Party[], escape: (s: string) => string): string {
+	const items = parties.map(
+		(p) => `{"username":"${escape(p.username)}","device":"${escape(p.device)}"}`
+	);
+	return `[${items.join(',')}]`;
+}
+
+function listAsXml(parties: readonly Party[], escape: (s: string) => string): string {
+	const items = parties.map(
+		(p) =>
+			`<party><username>${escape(p.username)}</username><device>${escape(p.device)}</device></party>`
+	);
+	return `<list>${items.join('')}</list>`;
+}
+
+/** The list's shape follows the spot (`context`); its values are escaped with `encoding`. */
+function renderList(
+	parties: readonly Party[],
+	context: Encoding,
+	encoding: Encoding,
+	token: PlaceholderToken,
+	issues: Issue[]
+): string {
+	const escape = (s: string) => encodeValue(s, encoding);
+	if (context === 'json') return listAsJson(parties, escape);
+	if (context === 'xml') return listAsXml(parties, escape);
+	issues.push({
+		code: 'list_outside_body',
+		severity: 'warning',
+		message: `%${token.key}% is a list: it expands to a JSON array in a JSON body and to an XML list in an XML body. Here it is sent as JSON text.`,
+		from: token.from,
+		to: token.to
+	});
+	return encodeValue(
+		listAsJson(parties, (s) => encodeValue(s, 'json')),
+		encoding
+	);
+}
+
+function innerText(token: PlaceholderToken, options: ExpandOptions): string {
+	const value = options.resolve(token.key);
+	if (typeof value === 'string') return value;
+	if (value === undefined) return `%${token.key}%`;
+	return listAsJson(value, (s) => encodeValue(s, 'json'));
+}
+
+/** Expands a tokenized template. Never throws, whatever the values. */
+export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion {
+	const { source, tokens } = tokenized;
+	const encoding: Encoding = options.raw ? 'raw' : options.context;
+	const chunks: string[] = [];
+	const substitutions: Substitution[] = [];
+	const issues: Issue[] = [];
+	let length = 0;
+	for (const token of tokens) {
+		if (token.kind === 'text') {
+			const text = source.slice(token.from, token.to);
+			chunks.push(text);
+			length += text.length;
+			continue;
+		}
+		let status: SubstitutionStatus = options.statusOf?.(token.key) ?? 'value';
+		let text: string;
+		if (token.ref.kind === 'sha1') {
+			text = sha1Hex(innerText(token.ref.inner, options));
+		} else if (options.maskPassword && token.key === 'account[password]') {
+			text = MASKED_PASSWORD;
+			status = 'masked';
+		} else {
+			const value = options.resolve(token.key);
+			if (value === undefined) {
+				text = source.slice(token.from, token.to);
+				status = 'literal';
+			} else if (typeof value === 'string') {
+				if (encoding === 'xml' && hasXmlInvalidChars(value)) {
+					issues.push({
+						code: 'value_not_xml_safe',
+						severity: 'warning',
+						message: `The value of %${token.key}% holds characters XML 1.0 cannot carry; they are sent as U+FFFD.`,
+						from: token.from,
+						to: token.to
+					});
+				}
+				text = encodeValue(value, encoding);
+			} else {
+				text = renderList(value, options.context, encoding, token, issues);
+			}
+		}
+		chunks.push(text);
+		substitutions.push({
+			from: length,
+			to: length + text.length,
+			sourceFrom: token.from,
+			sourceTo: token.to,
+			key: token.key,
+			encoding,
+			status
+		});
+		length += text.length;
+	}
+	return { text: chunks.join(''), substitutions, issues };
+}
