@@ -1,0 +1,186 @@
+import { XMLValidator } from 'fast-xml-parser';
+import type { Service } from '../catalogue/schema';
+import type { Issue } from '../issues';
+import { tokenize, type Encoding, type Substitution } from '../template';
+
+/** Checks of an expanded request: its URL and its body, mapped back to the template. */
+
+/** Maps an offset of the expanded text back to the template, naming the value it fell in. */
+export function sourceSpan(
+	offset: number,
+	substitutions: readonly Substitution[]
+): { from: number; to: number; key?: string } {
+	let shift = 0;
+	for (const sub of substitutions) {
+		if (offset < sub.from) break;
+		if (offset < sub.to) return { from: sub.sourceFrom, to: sub.sourceTo, key: sub.key };
+		shift = sub.sourceTo - sub.to;
+	}
+	return { from: offset + shift, to: offset + shift + 1 };
+}
+
+function jsonErrorOffset(error: unknown, text: string): number {
+	const message = error instanceof Error ? error.message : '';
+	const position = /position (\d+)/.exec(message);
+	if (position) return Number(position[1]);
+	return /end of JSON input/i.test(message) ? text.length : 0;
+}
+
+function lineColumnOffset(text: string, line: number, column: number): number {
+	let offset = 0;
+	for (let l = 1; l < line; l++) {
+		const next = text.indexOf('\n', offset);
+		if (next === -1) break;
+		offset = next + 1;
+	}
+	return Math.min(offset + Math.max(column - 1, 0), text.length);
+}
+
+function bodyIssue(
+	kind: 'JSON' | 'XML',
+	detail: string,
+	offset: number,
+	substitutions: readonly Substitution[],
+	field: string
+): Issue {
+	const span = sourceSpan(offset, substitutions);
+	const where = span.key ? `the value of %${span.key}% breaks it` : 'check the template';
+	return {
+		code: kind === 'JSON' ? 'body_invalid_json' : 'body_invalid_xml',
+		severity: 'error',
+		message: `After expansion the body is not valid ${kind} (${detail}): ${where}.`,
+		field,
+		from: span.from,
+		to: span.to
+	};
+}
+
+/** Checks that an expanded JSON or XML body is well-formed; other bodies are not checked. */
+export function checkBody(
+	body: string,
+	encoding: Encoding,
+	contentType: string,
+	substitutions: readonly Substitution[],
+	field: string
+): Issue[] {
+	const kind = encoding === 'json' || /[/+]json\b/i.test(contentType) ? 'JSON' : null;
+	const xml = encoding === 'xml' || /[/+]xml\b/i.test(contentType) ? 'XML' : null;
+	if (kind) {
+		try {
+			JSON.parse(body);
+			return [];
+		} catch (error) {
+			const detail = error instanceof Error ? error.message.split('\n')[0] : 'parse error';
+			return [bodyIssue('JSON', detail, jsonErrorOffset(error, body), substitutions, field)];
+		}
+	}
+	if (xml) {
+		const result = XMLValidator.validate(body);
+		if (result === true) return [];
+		const { msg, line, col } = result.err;
+		const offset = lineColumnOffset(body, line, col);
+		return [
+			bodyIssue('XML', `${msg} at line ${line}, column ${col}`, offset, substitutions, field)
+		];
+	}
+	return [];
+}
+
+/**
+ * The origin a URL template fixes by its literal text, or null when values decide it (the
+ * scheme or the whole host is a placeholder).
+ */
+export function literalOrigin(template: string): string | null {
+	const { source, tokens } = tokenize(template);
+	const first = tokens.find((t) => t.kind === 'placeholder');
+	const literal = first ? source.slice(0, first.from) : source;
+	const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(literal);
+	if (!authority || authority[1] === '') return null;
+	const withoutValues = tokens
+		.filter((t) => t.kind === 'text')
+		.map((t) => source.slice(t.from, t.to))
+		.join('');
+	try {
+		return new URL(withoutValues).origin;
+	} catch {
+		return null;
+	}
+}
+
+/** Checks an expanded URL: parse, scheme, https rule, userinfo, and an origin values changed. */
+export function checkUrl(
+	url: string,
+	template: string,
+	service: Service,
+	field: string
+): { issues: Issue[]; parsed: URL | null } {
+	const issues: Issue[] = [];
+	const at = { field, from: 0, to: Math.min(template.length, template.indexOf(':') + 1 || 1) };
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		issues.push({
+			code: 'invalid_url',
+			severity: 'error',
+			message: `After expansion the URL "${url.slice(0, 200)}" is not a valid absolute URL (it needs a scheme and a host, e.g. https://example.com/…).`,
+			field,
+			from: 0,
+			to: template.length
+		});
+		return { issues, parsed: null };
+	}
+	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+		issues.push({
+			code: 'invalid_url_scheme',
+			severity: 'error',
+			message: `The URL scheme is ${parsed.protocol}; only http: and https: can be called.`,
+			...at
+		});
+	} else if (parsed.protocol === 'http:') {
+		const fix = /^http:/i.test(template)
+			? { label: 'Use https:', from: 0, to: 5, insert: 'https:' }
+			: undefined;
+		issues.push(
+			service.limits.httpsOnly
+				? {
+						code: 'https_required',
+						severity: 'error',
+						message: `${service.title} accepts only https: URLs.`,
+						...at,
+						fix
+					}
+				: {
+						code: 'insecure_url',
+						severity: 'warning',
+						message:
+							'Plain http: sends credentials readable on the network, and the app sends %account[password]% as ****. Use https:.',
+						...at,
+						fix
+					}
+		);
+	}
+	if (parsed.username || parsed.password) {
+		issues.push({
+			code: 'url_userinfo',
+			severity: 'warning',
+			message:
+				'The URL carries a user name or password before the host; put credentials in the query or body.',
+			field,
+			from: 0,
+			to: template.length
+		});
+	}
+	const origin = literalOrigin(template);
+	if (origin !== null && origin !== parsed.origin) {
+		issues.push({
+			code: 'origin_changed',
+			severity: 'error',
+			message: `A substituted value changes where the request goes: the template names ${origin}, the expanded URL goes to ${parsed.origin}.`,
+			field,
+			from: 0,
+			to: template.length
+		});
+	}
+	return { issues, parsed };
+}

@@ -1,0 +1,6 @@
+/** The request builder and what is derived from a built request. */
+export * from './build';
+export * from './curl';
+export type { Settings } from './settings';
+export type { ScenarioValue, Values } from './values';
+export { MANAGED_HEADERS } from './headers';

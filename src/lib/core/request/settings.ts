@@ -1,0 +1,121 @@
+import { keyOf } from '../catalogue/services';
+import type { Service } from '../catalogue/schema';
+import type { Issue } from '../issues';
+
+/**
+ * A service's settings as the caller reads them: which key supplies the URL, body, content
+ * type, method and headers, with the contract's deprecated keys and the External provisioning
+ * URL priority applied.
+ */
+
+/** Settings keyed by the contract's configuration key names (`genericSmsSendUrl`, …). */
+export type Settings = Record<string, string | undefined>;
+
+/** The templates of one service after key resolution; `*Field` names the key each came from. */
+export interface ResolvedSettings {
+	url: string;
+	urlField: string;
+	postData: string;
+	postDataField: string;
+	contentType: string;
+	contentTypeField: string;
+	method: string;
+	methodField?: string;
+	customHeaders: string;
+	customHeadersField?: string;
+	/** True when the caller skips the call altogether (externalProvisioningOnSSODisabled = 1). */
+	skipped: boolean;
+	issues: Issue[];
+}
+
+function text(settings: Settings, key: string | undefined): string {
+	if (!key || !Object.hasOwn(settings, key)) return '';
+	const value = settings[key];
+	return typeof value === 'string' ? value : '';
+}
+
+function resolveUrl(service: Service, settings: Settings, issues: Issue[]) {
+	const urlKey = keyOf(service, 'url') ?? '';
+	const fallbacks = service.keys.filter((k) => k.role === 'fallbackUrl');
+	if (text(settings, urlKey).trim() !== '' || fallbacks.length === 0) {
+		return { url: text(settings, urlKey), urlField: urlKey };
+	}
+	for (const fallback of fallbacks) {
+		const value = text(settings, fallback.key);
+		if (value.trim() !== '') {
+			issues.push({
+				code: 'url_fallback',
+				severity: 'info',
+				message: `${urlKey} is empty, so the ${fallback.label.toLowerCase()} (${fallback.key}) is called.`,
+				field: fallback.key
+			});
+			return { url: value, urlField: fallback.key };
+		}
+	}
+	return { url: '', urlField: urlKey };
+}
+
+/** Reads a service's settings the way its caller does. */
+export function resolveSettings(service: Service, settings: Settings): ResolvedSettings {
+	const issues: Issue[] = [];
+	const known = new Set([
+		...service.keys.map((k) => k.key),
+		...service.deprecatedKeys.map((k) => k.key)
+	]);
+	for (const key of Object.keys(settings)) {
+		if (!known.has(key)) {
+			issues.push({
+				code: 'unknown_setting',
+				severity: 'warning',
+				message: `${key} is not a setting of ${service.title}; it is ignored.`,
+				field: key
+			});
+		}
+	}
+	const postDataKey = keyOf(service, 'postData') ?? '';
+	let postData = text(settings, postDataKey);
+	let postDataField = postDataKey;
+	for (const deprecated of service.deprecatedKeys) {
+		const old = text(settings, deprecated.key);
+		if (old === '') continue;
+		const usedInstead = deprecated.replacement === postDataKey && postData === '';
+		issues.push({
+			code: 'deprecated_key',
+			severity: 'warning',
+			message: usedInstead
+				? `${deprecated.note} Move its value to ${deprecated.replacement}.`
+				: `${deprecated.key} is ignored because ${deprecated.replacement} is set. ${deprecated.note}`,
+			field: deprecated.key
+		});
+		if (usedInstead) {
+			postData = old;
+			postDataField = deprecated.key;
+		}
+	}
+	const flagKey = keyOf(service, 'flag');
+	const skipped = text(settings, flagKey).trim() === '1';
+	if (skipped) {
+		issues.push({
+			code: 'call_skipped',
+			severity: 'info',
+			message: `${flagKey} is 1, so ${service.title} is not called.`,
+			field: flagKey
+		});
+	}
+	const methodKey = keyOf(service, 'method');
+	const headersKey = keyOf(service, 'customHeaders');
+	const contentTypeKey = keyOf(service, 'contentType') ?? '';
+	return {
+		...resolveUrl(service, settings, issues),
+		postData,
+		postDataField,
+		contentType: text(settings, contentTypeKey).trim(),
+		contentTypeField: contentTypeKey,
+		method: text(settings, methodKey).trim(),
+		methodField: methodKey,
+		customHeaders: text(settings, headersKey),
+		customHeadersField: headersKey,
+		skipped,
+		issues
+	};
+}
