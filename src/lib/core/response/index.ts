@@ -1,0 +1,4 @@
+/** What a caller does with a response. */
+export * from './interpret';
+export { E164, type PhoneNumbers } from './phone-numbers';
+export { firstCharacters, formatOf, messageOf } from './body';
