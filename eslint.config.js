@@ -18,9 +18,9 @@ export default defineConfig(
 	{
 		languageOptions: { globals: { ...globals.browser, ...globals.node } },
 		rules: {
-			// typescript-eslint strongly recommend that you do not use the no-undef lint rule on TypeScript projects.
-			// see: https://typescript-eslint.io/troubleshooting/faqs/eslint/#i-get-errors-from-the-no-undef-rule-about-global-variables-not-being-defined-even-though-there-are-no-typescript-errors
-			"no-undef": 'off'
+			// TypeScript checks names itself; no-undef only misreads type-only globals.
+			'no-undef': 'off',
+			'svelte/no-at-html-tags': 'error'
 		}
 	},
 	{
@@ -34,8 +34,47 @@ export default defineConfig(
 		}
 	},
 	{
-		// Override or add rule settings here, such as:
-		// 'svelte/button-has-type': 'error'
-		rules: {}
+		// The core is pure TypeScript: it runs unchanged in the browser, the server and tests.
+		files: ['src/lib/core/**/*.ts'],
+		ignores: ['src/lib/core/**/*.spec.ts'],
+		languageOptions: { globals: { ...globals['shared-node-browser'] } },
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['svelte', 'svelte/*'], message: 'The core must not depend on Svelte.' },
+						{ group: ['@sveltejs/*', '$app/*'], message: 'The core must not depend on SvelteKit.' },
+						{
+							group: ['@codemirror/*', 'codemirror'],
+							message: 'Editor code lives in src/lib/editor.'
+						},
+						{ group: ['node:*'], message: 'The core runs in the browser too: no node: modules.' },
+						{
+							group: ['$lib/server/*', '$lib/editor/*', '$lib/state/*', '$lib/components/*'],
+							message: 'Dependencies point inward: the core imports nothing of the outer layers.'
+						}
+					]
+				}
+			],
+			'no-restricted-globals': [
+				'error',
+				...[
+					'window',
+					'document',
+					'navigator',
+					'localStorage',
+					'sessionStorage',
+					'location',
+					'HTMLElement',
+					'process',
+					'Buffer',
+					'require'
+				].map((name) => ({
+					name,
+					message: `The core is pure TypeScript: no ${name}.`
+				}))
+			]
+		}
 	}
 );

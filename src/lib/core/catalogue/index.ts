@@ -4,3 +4,4 @@ export * from './services';
 export * from './vocabulary';
 export { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
 export { ACCOUNT_CORE_PATH } from './keys';
+export * from './describe';

@@ -172,7 +172,18 @@ export function vocabularyOf(service: Service): Vocabulary {
 		return unknown(key, `%${key}%`);
 	};
 
-	const vocabulary: Vocabulary = { service, entries, resolve };
+	// Resolutions are pure and a template repeats its names: remember them (bounded, since any
+	// text can be a name).
+	const memo = new Map<string, Resolution>();
+	const remembered = (key: string): Resolution => {
+		let resolution = memo.get(key);
+		if (resolution === undefined) {
+			resolution = resolve(key);
+			if (memo.size < 2000) memo.set(key, resolution);
+		}
+		return resolution;
+	};
+	const vocabulary: Vocabulary = { service, entries, resolve: remembered };
 	CACHE.set(service.id, vocabulary);
 	return vocabulary;
 }

@@ -111,7 +111,8 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 			length += text.length;
 			continue;
 		}
-		let status: SubstitutionStatus = options.statusOf?.(token.key) ?? 'value';
+		let status: SubstitutionStatus =
+			token.ref.kind === 'sha1' ? 'value' : (options.statusOf?.(token.key) ?? 'value');
 		let text: string;
 		if (token.ref.kind === 'sha1') {
 			text = sha1Hex(innerText(token.ref.inner, options));

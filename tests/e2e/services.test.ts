@@ -1,0 +1,46 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+
+test.describe('services page', () => {
+	test('lists every service of the catalogue grouped by caller', async ({ page }) => {
+		await page.goto('/');
+		await expect(page.getByRole('heading', { level: 1, name: 'Services' })).toBeVisible();
+
+		const groups = ['The app', 'The SSO server', 'The contacts server'];
+		for (const name of groups) {
+			await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+		}
+		const provider = page.getByRole('region', { name: /push gateway/ });
+		await expect(provider.getByRole('article')).toHaveCount(2);
+
+		const app = page.getByRole('region', { name: 'The app' });
+		await expect(app.getByRole('heading', { level: 3 })).toHaveText([
+			/Send Message/,
+			/Media Reference Send/,
+			/Phone Number Verifier/,
+			/Push Token Reporter/
+		]);
+	});
+
+	test('shows each service with its purpose and configuration keys', async ({ page }) => {
+		await page.goto('/');
+		const send = page.getByRole('article', { name: /Send Message/ }).first();
+		await expect(send).toContainText('Sends one outgoing one-to-one text');
+		const keys = send.getByRole('table', { name: 'Configuration keys of Send Message' });
+		await expect(keys.getByRole('cell', { name: 'genericSmsSendUrl' })).toBeVisible();
+		await expect(keys.getByRole('cell', { name: 'genericSmsPostData deprecated' })).toBeVisible();
+
+		const invitation = page.getByRole('article', { name: /Invitation Accepted/ });
+		await expect(invitation).toContainText('Only status 204');
+		await expect(invitation).toContainText('invitationAcceptedContentType');
+
+		const verifier = page.getByRole('article', { name: /Phone Number Verifier/ });
+		await expect(verifier).toContainText('Portal, White-label configuration');
+	});
+
+	test('has no accessibility violations', async ({ page }) => {
+		await page.goto('/');
+		const results = await new AxeBuilder({ page }).analyze();
+		expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+	});
+});
