@@ -30,6 +30,11 @@ test.describe('services page', () => {
 		await expect(keys.getByRole('cell', { name: 'genericSmsSendUrl' })).toBeVisible();
 		await expect(keys.getByRole('cell', { name: 'genericSmsPostData deprecated' })).toBeVisible();
 
+		await send.getByText('Variables (5)').click();
+		const variables = send.getByRole('table', { name: 'Variables of Send Message' });
+		await expect(variables.getByRole('cell', { name: '%sms_to%' })).toBeVisible();
+		await expect(variables.getByRole('cell', { name: '+14155550123' })).toBeVisible();
+
 		const invitation = page.getByRole('article', { name: /Invitation Accepted/ });
 		await expect(invitation).toContainText('Only status 204');
 		await expect(invitation).toContainText('invitationAcceptedContentType');
