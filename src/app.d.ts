@@ -1,12 +1,15 @@
+import type { AuthUser } from '$lib/server/auth/session';
+
 // See https://svelte.dev/docs/kit/types#app.d.ts
-// for information about these interfaces
 declare global {
 	namespace App {
-		// interface Error {}
-		// interface Locals {}
-		// interface PageData {}
-		// interface PageState {}
-		// interface Platform {}
+		interface Error {
+			message: string;
+			code?: string;
+		}
+		interface Locals {
+			user: AuthUser | null;
+		}
 	}
 }
 

@@ -1,0 +1,77 @@
+import { json, type Handle, type ServerInit } from '@sveltejs/kit';
+import { sequence } from '@sveltejs/kit/hooks';
+import { allows, requiredAccess } from '$lib/server/auth/access';
+import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
+import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
+import { serverContext } from '$lib/server/context';
+
+/** Opens the store, migrates it, and creates or invites the first admin. */
+export const init: ServerInit = async () => {
+	await ensureFirstAdmin(serverContext());
+};
+
+const securityHeaders: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const headers = response.headers;
+	headers.set('X-Content-Type-Options', 'nosniff');
+	headers.set('Referrer-Policy', 'same-origin');
+	headers.set('X-Frame-Options', 'DENY');
+	headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+	headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+	if (event.url.pathname.startsWith('/api/')) headers.set('Cache-Control', 'no-store');
+	return response;
+};
+
+function apiError(status: number, code: string, message: string): Response {
+	return json({ error: { code, message } }, { status });
+}
+
+/** A cookie-authenticated write must come from our own pages, as JSON (no CSRF by forms). */
+function crossSiteProblem(request: Request, url: URL): string | null {
+	if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return null;
+	const origin = request.headers.get('origin');
+	const site = request.headers.get('sec-fetch-site');
+	if (origin ? origin !== url.origin : site !== 'same-origin') {
+		return 'Writes with a session cookie must come from this app (same Origin).';
+	}
+	const type = request.headers.get('content-type') ?? '';
+	const hasBody = request.headers.get('content-length') !== '0' && request.method !== 'DELETE';
+	if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
+		return 'Send the request body as application/json.';
+	}
+	return null;
+}
+
+const authenticate: Handle = async ({ event, resolve }) => {
+	const ctx = serverContext();
+	const bearer = /^Bearer\s+(\S+)$/i.exec(event.request.headers.get('authorization') ?? '');
+	const cookie = event.cookies.get(SESSION_COOKIE);
+	event.locals.user = bearer
+		? await userFromApiToken(ctx, bearer[1])
+		: cookie
+			? await userFromSession(ctx, cookie)
+			: null;
+	const { pathname } = event.url;
+	const isApi = pathname.startsWith('/api/');
+	const access = requiredAccess(event.request.method, pathname);
+	const user = event.locals.user;
+	if (access !== 'public' && !user) {
+		if (isApi) return apiError(401, 'unauthenticated', 'Sign in, or send an API token as Bearer.');
+		if (!['GET', 'HEAD'].includes(event.request.method)) {
+			return new Response('Sign in first.', { status: 401 });
+		}
+		const next = encodeURIComponent(pathname + event.url.search);
+		return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });
+	}
+	if (user && !allows(user.role, access)) {
+		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
+		return new Response(`Forbidden: this needs the ${access} role.`, { status: 403 });
+	}
+	if (isApi && user?.via !== 'token') {
+		const problem = crossSiteProblem(event.request, event.url);
+		if (problem) return apiError(403, 'cross_site', problem);
+	}
+	return resolve(event);
+};
+
+export const handle = sequence(securityHeaders, authenticate);

@@ -1,0 +1,4 @@
+/** Profiles: the stored document, its secrets, and differences between revisions. */
+export * from './schema';
+export * from './secrets';
+export * from './diff';

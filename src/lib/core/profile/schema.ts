@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { PartySchema } from '../catalogue/schema';
+import { SERVICES } from '../catalogue/services';
+
+/**
+ * A profile: one provider's whole configuration, stored as one validated document. Settings
+ * are keyed by service id, then by the contract's configuration key; scenarios hold sample
+ * values keyed by the placeholder as written between the percent signs.
+ */
+
+/** Largest template value accepted (a 1 MB body plus room). */
+export const MAX_SETTING_LENGTH = 2 * 1024 * 1024;
+
+const TEMPLATE_SERVICE_IDS = SERVICES.filter((s) => s.kind === 'template').map((s) => s.id);
+
+/** A service id of the catalogue that has templates. */
+export const TemplateServiceIdSchema = z.enum(TEMPLATE_SERVICE_IDS as [string, ...string[]]);
+
+/** One service's settings: configuration key → text. */
+export const ServiceSettingsSchema = z.record(
+	z.string().min(1).max(100),
+	z.string().max(MAX_SETTING_LENGTH)
+);
+export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
+
+/** A scenario value: text, several recipients, or the parties of a list variable. */
+export const ScenarioValueSchema = z.union([
+	z.string().max(MAX_SETTING_LENGTH),
+	z.array(z.string().max(10_000)).max(100),
+	z.array(PartySchema).max(1000)
+]);
+
+/** A named set of sample values. */
+export const ScenarioSchema = z.object({
+	name: z.string().trim().min(1).max(100),
+	values: z.record(z.string().min(1).max(200), ScenarioValueSchema)
+});
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** Where pushes go and for which target platform they are checked. */
+export const PushSettingsSchema = z.object({
+	gatewayUrl: z.string().max(2000).default(''),
+	appId: z.string().max(500).default(''),
+	target: z.enum(['platformA13', 'platformAOlder', 'platformB', 'unknown']).default('unknown')
+});
+
+/** An element of imported XML the product does not know, kept to be written back on export. */
+export const PreservedXmlSchema = z.object({
+	/** Where it sat, as an element path (`provisioning/account/core`). */
+	path: z.string().max(500),
+	/** Its position among its siblings. */
+	index: z.number().int().min(0),
+	/** The element, serialised. */
+	xml: z.string().max(MAX_SETTING_LENGTH)
+});
+
+/** The whole profile document. */
+export const ProfileDocumentSchema = z.object({
+	version: z.literal(1).default(1),
+	services: z.partialRecord(TemplateServiceIdSchema, ServiceSettingsSchema).default({}),
+	push: PushSettingsSchema.default({ gatewayUrl: '', appId: '', target: 'unknown' }),
+	scenarios: z.array(ScenarioSchema).max(100).default([]),
+	rawSubstitution: z.boolean().default(false),
+	preservedXml: z.array(PreservedXmlSchema).max(100_000).default([])
+});
+export type ProfileDocument = z.infer<typeof ProfileDocumentSchema>;
+
+/** An empty profile document. */
+export function emptyDocument(): ProfileDocument {
+	return ProfileDocumentSchema.parse({});
+}

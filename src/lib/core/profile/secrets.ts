@@ -1,0 +1,75 @@
+import { SERVICES } from '../catalogue/services';
+import { ACCOUNT_VARIABLES } from '../catalogue/variables';
+import type { ProfileDocument } from './schema';
+
+/**
+ * Secret sample values (passwords) in a profile's scenarios. They are stored sealed, never sent
+ * back to the browser, and shown as {@link SECRET_MASK}; a save that sends the mask back keeps
+ * the stored value.
+ */
+
+/** What the browser sees in place of a stored secret. */
+export const SECRET_MASK = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
+
+const SECRET_KEYS = new Set([
+	...ACCOUNT_VARIABLES.filter((v) => v.secret).map((v) => `account[${v.name}]`),
+	...SERVICES.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
+]);
+
+/** True when a scenario value under this placeholder key is a secret. */
+export function isSecretKey(key: string): boolean {
+	return SECRET_KEYS.has(key);
+}
+
+/** Secret values by scenario name, then placeholder key. */
+export type SecretValues = Record<string, Record<string, string>>;
+
+/** Takes the secrets out of a document: the document keeps empty strings in their place. */
+export function splitSecrets(document: ProfileDocument): {
+	document: ProfileDocument;
+	secrets: SecretValues;
+} {
+	const secrets: SecretValues = {};
+	const scenarios = document.scenarios.map((scenario) => {
+		const values: typeof scenario.values = {};
+		for (const [key, value] of Object.entries(scenario.values)) {
+			if (isSecretKey(key) && typeof value === 'string') {
+				if (value !== '') (secrets[scenario.name] ??= {})[key] = value;
+				values[key] = '';
+			} else {
+				values[key] = value;
+			}
+		}
+		return { ...scenario, values };
+	});
+	return { document: { ...document, scenarios }, secrets };
+}
+
+/** Puts secrets back, as their values or as the mask. */
+export function joinSecrets(
+	document: ProfileDocument,
+	secrets: SecretValues,
+	mode: 'values' | 'mask'
+): ProfileDocument {
+	const scenarios = document.scenarios.map((scenario) => {
+		const stored = Object.hasOwn(secrets, scenario.name) ? secrets[scenario.name] : {};
+		const values = { ...scenario.values };
+		for (const [key, value] of Object.entries(stored)) {
+			values[key] = mode === 'mask' ? SECRET_MASK : value;
+		}
+		return { ...scenario, values };
+	});
+	return { ...document, scenarios };
+}
+
+/** A saved document's secrets: a value equal to the mask keeps the previously stored one. */
+export function keepMaskedSecrets(incoming: SecretValues, previous: SecretValues): SecretValues {
+	const result: SecretValues = {};
+	for (const [scenario, values] of Object.entries(incoming)) {
+		for (const [key, value] of Object.entries(values)) {
+			const kept = value === SECRET_MASK ? previous[scenario]?.[key] : value;
+			if (kept !== undefined && kept !== '') (result[scenario] ??= {})[key] = kept;
+		}
+	}
+	return result;
+}

@@ -1,0 +1,52 @@
+import type { Store } from './store/types';
+
+/**
+ * The audit trail: who did what, when, from where. Entries never hold bodies, passwords, tokens
+ * or secret values; `details` is for identifiers and counts only.
+ */
+
+/** The actions recorded. */
+export type AuditAction =
+	| 'login.success'
+	| 'login.failure'
+	| 'logout'
+	| 'setup.admin_created'
+	| 'user.created'
+	| 'user.updated'
+	| 'user.password_changed'
+	| 'token.created'
+	| 'token.revoked'
+	| 'profile.created'
+	| 'profile.saved'
+	| 'profile.renamed'
+	| 'profile.deleted'
+	| 'profile.undeleted'
+	| 'profile.restored'
+	| 'profile.exported'
+	| 'test_call';
+
+/** Who acts: a user, or nobody yet (failed logins, setup). */
+export interface Actor {
+	id: number | null;
+	email: string | null;
+	ip: string | null;
+}
+
+/** Appends one entry. */
+export async function recordAudit(
+	store: Store,
+	actor: Actor,
+	action: AuditAction,
+	target: string | null,
+	details: Record<string, string | number | boolean | null> | null = null
+): Promise<void> {
+	await store.audit.append({
+		at: Date.now(),
+		actorId: actor.id,
+		actor: actor.email,
+		action,
+		target,
+		ip: actor.ip,
+		details
+	});
+}

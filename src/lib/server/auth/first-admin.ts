@@ -1,0 +1,40 @@
+import { recordAudit } from '../audit';
+import type { ServerContext } from '../context';
+import { hashPassword, passwordProblem } from './password';
+import { issueSetupToken } from './setup';
+
+/**
+ * A fresh installation has no user. With ADMIN_EMAIL and ADMIN_PASSWORD set, the first admin is
+ * created from them; otherwise a one-time setup link is printed on stdout.
+ */
+export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
+	if ((await ctx.store.users.count()) > 0) return;
+	const { adminEmail, adminPassword, origin, port } = ctx.config;
+	if (adminEmail && adminPassword) {
+		const problem = passwordProblem(adminPassword);
+		if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
+		const user = await ctx.store.users.create({
+			email: adminEmail,
+			name: adminEmail.split('@')[0],
+			role: 'admin',
+			passwordHash: await hashPassword(adminPassword),
+			at: Date.now()
+		});
+		await recordAudit(
+			ctx.store,
+			{ id: null, email: null, ip: null },
+			'setup.admin_created',
+			user.email,
+			{
+				from: 'environment'
+			}
+		);
+		console.log(`Created the first admin, ${user.email}, from ADMIN_EMAIL and ADMIN_PASSWORD.`);
+		return;
+	}
+	const token = issueSetupToken();
+	const base = origin ?? `http://localhost:${port}`;
+	console.log(
+		`No users yet. Create the first admin within the hour at:\n  ${base}/setup?token=${token}`
+	);
+}

@@ -1,0 +1,149 @@
+import { recordAudit } from '../audit';
+import type { ServerContext } from '../context';
+import type { Role, User } from '../store/types';
+import { verifyNothing, verifyPassword } from './password';
+import { loginBlockedFor, loginFailed, loginSucceeded } from './rate-limit';
+import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
+
+/**
+ * Sessions and API tokens: who a request comes from. Session tokens live in an HttpOnly cookie
+ * and only their hashes in the database; a session ends after an idle time and after an
+ * absolute time, whichever comes first, and a new one is made at every login.
+ */
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'ps_session';
+
+/** The user a request acts as, as handlers see it (no password hash). */
+export interface AuthUser {
+	id: number;
+	email: string;
+	name: string;
+	role: Role;
+	via: 'session' | 'token';
+}
+
+function authUser(user: User, via: AuthUser['via']): AuthUser {
+	return { id: user.id, email: user.email, name: user.name, role: user.role, via };
+}
+
+/** Touching `last_seen_at` at most once a minute keeps reads from becoming writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The user of a session token, or null when it is unknown, expired or the user inactive. */
+export async function userFromSession(
+	ctx: ServerContext,
+	token: string,
+	now = Date.now()
+): Promise<AuthUser | null> {
+	const hash = hashSecret(token);
+	const session = await ctx.store.sessions.find(hash);
+	if (!session) return null;
+	if (now >= session.expiresAt || now - session.lastSeenAt >= ctx.config.sessionIdleMs) {
+		await ctx.store.sessions.delete(hash);
+		return null;
+	}
+	const user = await ctx.store.users.findById(session.userId);
+	if (!user || !user.active) return null;
+	if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) await ctx.store.sessions.touch(hash, now);
+	return authUser(user, 'session');
+}
+
+/** The owner of an API token (acting with the owner's role), or null. */
+export async function userFromApiToken(
+	ctx: ServerContext,
+	token: string,
+	now = Date.now()
+): Promise<AuthUser | null> {
+	if (!token.startsWith(API_TOKEN_PREFIX)) return null;
+	const found = await ctx.store.tokens.findByHash(hashSecret(token));
+	if (!found || found.revokedAt !== null) return null;
+	const user = await ctx.store.users.findById(found.userId);
+	if (!user || !user.active) return null;
+	if (found.lastUsedAt === null || now - found.lastUsedAt >= TOUCH_INTERVAL_MS) {
+		await ctx.store.tokens.touch(found.id, now);
+	}
+	return authUser(user, 'token');
+}
+
+/** Creates a session and returns its token (for the cookie). */
+export async function startSession(
+	ctx: ServerContext,
+	user: User,
+	meta: { ip: string | null; userAgent: string | null },
+	now = Date.now()
+): Promise<string> {
+	const token = newSecret();
+	await ctx.store.sessions.create({
+		tokenHash: hashSecret(token),
+		userId: user.id,
+		createdAt: now,
+		lastSeenAt: now,
+		expiresAt: now + ctx.config.sessionMaxMs,
+		ip: meta.ip,
+		userAgent: meta.userAgent?.slice(0, 300) ?? null
+	});
+	return token;
+}
+
+/** Ends a session. */
+export async function endSession(ctx: ServerContext, token: string): Promise<void> {
+	await ctx.store.sessions.delete(hashSecret(token));
+}
+
+/** The outcome of a login attempt. */
+export type LoginResult =
+	| { ok: true; user: AuthUser; token: string }
+	| { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+
+/**
+ * Checks credentials (rate-limited, constant time for unknown e-mails), ends the previous
+ * session when one is given, starts a new one, and audits the attempt.
+ */
+export async function login(
+	ctx: ServerContext,
+	input: {
+		email: string;
+		password: string;
+		ip: string;
+		userAgent: string | null;
+		previous?: string;
+	}
+): Promise<LoginResult> {
+	const email = input.email.trim();
+	const actor = { id: null, email: email.slice(0, 200), ip: input.ip };
+	const wait = await loginBlockedFor(email, input.ip);
+	if (wait > 0) {
+		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
+		return {
+			ok: false,
+			status: 429,
+			message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+			retryAfter: wait
+		};
+	}
+	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
+	const valid = user
+		? await verifyPassword(input.password, user.passwordHash)
+		: await verifyNothing(input.password);
+	if (!user || !valid || !user.active) {
+		await loginFailed(email, input.ip);
+		const reason = !user ? 'unknown_user' : !valid ? 'wrong_password' : 'inactive';
+		await recordAudit(ctx.store, { ...actor, id: user?.id ?? null }, 'login.failure', null, {
+			reason
+		});
+		const message =
+			user && valid ? 'This account is deactivated.' : 'The e-mail or the password is wrong.';
+		return { ok: false, status: 401, message };
+	}
+	await loginSucceeded(email, input.ip);
+	if (input.previous) await endSession(ctx, input.previous);
+	const token = await startSession(ctx, user, { ip: input.ip, userAgent: input.userAgent });
+	await recordAudit(
+		ctx.store,
+		{ id: user.id, email: user.email, ip: input.ip },
+		'login.success',
+		null
+	);
+	return { ok: true, user: authUser(user, 'session'), token };
+}

@@ -1,0 +1,71 @@
+import { json, type RequestEvent } from '@sveltejs/kit';
+import type { z } from 'zod';
+
+/** JSON endpoint helpers: typed bodies, and errors in one shape. */
+
+/** One problem with a request, as the API reports it. */
+export interface ApiIssue {
+	code: string;
+	path: (string | number)[];
+	message: string;
+}
+
+/** A 400 answer listing what is wrong with the input. */
+export function badRequest(issues: ApiIssue[]): Response {
+	return json(
+		{ error: { code: 'invalid_input', message: issues[0]?.message ?? 'Invalid input.' }, issues },
+		{ status: 400 }
+	);
+}
+
+/** An error answer with a stable code. */
+export function apiError(
+	status: number,
+	code: string,
+	message: string,
+	extra: object = {}
+): Response {
+	return json({ error: { code, message }, ...extra }, { status });
+}
+
+/** Reads a JSON body and validates it; a Response to return when it is not acceptable. */
+export async function readJson<S extends z.ZodType>(
+	event: RequestEvent,
+	schema: S
+): Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+	let body: unknown;
+	try {
+		body = await event.request.json();
+	} catch {
+		return {
+			ok: false,
+			response: badRequest([
+				{ code: 'invalid_json', path: [], message: 'The body is not valid JSON.' }
+			])
+		};
+	}
+	const parsed = schema.safeParse(body);
+	if (parsed.success) return { ok: true, data: parsed.data };
+	const issues = parsed.error.issues.map((i) => ({
+		code: i.code,
+		path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+		message: i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message
+	}));
+	return { ok: false, response: badRequest(issues) };
+}
+
+/** The client's address, for audit and rate limits. */
+export function clientIp(event: RequestEvent): string {
+	try {
+		return event.getClientAddress();
+	} catch {
+		return 'unknown';
+	}
+}
+
+/** The signed-in user; the hooks guarantee one on every non-public route. */
+export function requireUser(event: RequestEvent) {
+	const user = event.locals.user;
+	if (!user) throw new Error('No user on a route that requires one: check the access table.');
+	return user;
+}

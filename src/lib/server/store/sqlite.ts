@@ -1,0 +1,345 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS } from './migrations';
+import type {
+	ApiToken,
+	AuditEntry,
+	ProfileRow,
+	RevisionRow,
+	Role,
+	Session,
+	Store,
+	User
+} from './types';
+
+/**
+ * The SQLite store: one file in the data directory, WAL mode, migrated at open. Every write is
+ * one transaction with `synchronous = FULL`, so a save that was answered survives a crash.
+ */
+
+type Row = Record<string, unknown>;
+
+function user(row: Row | undefined): User | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id as number,
+		email: row.email as string,
+		name: row.name as string,
+		role: row.role as Role,
+		active: row.active === 1,
+		passwordHash: row.password_hash as string,
+		createdAt: row.created_at as number,
+		updatedAt: row.updated_at as number
+	};
+}
+
+function session(row: Row | undefined): Session | undefined {
+	if (!row) return undefined;
+	return {
+		tokenHash: row.token_hash as string,
+		userId: row.user_id as number,
+		createdAt: row.created_at as number,
+		lastSeenAt: row.last_seen_at as number,
+		expiresAt: row.expires_at as number
+	};
+}
+
+function token(row: Row | undefined): ApiToken | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id as number,
+		userId: row.user_id as number,
+		name: row.name as string,
+		prefix: row.prefix as string,
+		tokenHash: row.token_hash as string,
+		createdAt: row.created_at as number,
+		lastUsedAt: (row.last_used_at as number | null) ?? null,
+		revokedAt: (row.revoked_at as number | null) ?? null
+	};
+}
+
+function profile(row: Row | undefined): ProfileRow | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id as string,
+		name: row.name as string,
+		createdAt: row.created_at as number,
+		createdBy: (row.created_by as number | null) ?? null,
+		deletedAt: (row.deleted_at as number | null) ?? null,
+		headRevision: row.head_revision as number,
+		updatedAt: row.updated_at as number
+	};
+}
+
+function revision(row: Row | undefined): RevisionRow | undefined {
+	if (!row) return undefined;
+	return {
+		profileId: row.profile_id as string,
+		revision: row.revision as number,
+		document: (row.document as string) ?? '',
+		secrets: (row.secrets as string | null) ?? null,
+		authorId: (row.author_id as number | null) ?? null,
+		authorName: (row.author_name as string | null) ?? null,
+		createdAt: row.created_at as number,
+		message: (row.message as string | null) ?? null
+	};
+}
+
+function audit(row: Row): AuditEntry {
+	return {
+		id: row.id as number,
+		at: row.at as number,
+		actorId: (row.actor_id as number | null) ?? null,
+		actor: (row.actor as string | null) ?? null,
+		action: row.action as string,
+		target: (row.target as string | null) ?? null,
+		ip: (row.ip as string | null) ?? null,
+		details: row.details ? (JSON.parse(row.details as string) as Record<string, unknown>) : null
+	};
+}
+
+/** Applies the migrations the database has not seen yet, each in its own transaction. */
+export function migrate(db: Database.Database): number {
+	const current = db.pragma('user_version', { simple: true }) as number;
+	let applied = 0;
+	for (const migration of MIGRATIONS) {
+		if (migration.version <= current) continue;
+		db.transaction(() => {
+			db.exec(migration.sql);
+			db.pragma(`user_version = ${migration.version}`);
+		})();
+		applied++;
+	}
+	return applied;
+}
+
+const REVISION_SELECT = `SELECT r.*, u.name AS author_name FROM revisions r
+	LEFT JOIN users u ON u.id = r.author_id`;
+
+/** Opens (creating and migrating when needed) the store in `dataDir/provisioning.db`. */
+export function openSqliteStore(dataDir: string): Store {
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+	const db = new Database(path.join(dataDir, 'provisioning.db'));
+	db.pragma('journal_mode = WAL');
+	db.pragma('synchronous = FULL');
+	db.pragma('foreign_keys = ON');
+	db.pragma('busy_timeout = 5000');
+	migrate(db);
+
+	const q = (sql: string) => db.prepare(sql);
+	const getRevision = q(`${REVISION_SELECT} WHERE r.profile_id = ? AND r.revision = ?`);
+	const insertRevision = q(
+		`INSERT INTO revisions (profile_id, revision, document, secrets, author_id, created_at, message)
+		 VALUES (@profileId, @revision, @document, @secrets, @authorId, @at, @message)`
+	);
+
+	const save = db.transaction((input: Parameters<Store['profiles']['save']>[0]) => {
+		const row = profile(q('SELECT * FROM profiles WHERE id = ?').get(input.profileId) as Row);
+		if (!row || row.deletedAt !== null) return { ok: false as const, reason: 'not_found' as const };
+		if (row.headRevision !== input.baseRevision) {
+			const head = revision(getRevision.get(row.id, row.headRevision) as Row) as RevisionRow;
+			return { ok: false as const, reason: 'conflict' as const, head };
+		}
+		const next = row.headRevision + 1;
+		insertRevision.run({ ...input, revision: next });
+		q('UPDATE profiles SET head_revision = ?, updated_at = ? WHERE id = ?').run(
+			next,
+			input.at,
+			row.id
+		);
+		return { ok: true as const, revision: revision(getRevision.get(row.id, next) as Row)! };
+	});
+
+	const create = db.transaction((input: Parameters<Store['profiles']['create']>[0]) => {
+		q(
+			`INSERT INTO profiles (id, name, created_at, created_by, head_revision, updated_at)
+			 VALUES (?, ?, ?, ?, 1, ?)`
+		).run(input.id, input.name, input.at, input.authorId, input.at);
+		insertRevision.run({ ...input, profileId: input.id, revision: 1 });
+		return {
+			profile: profile(q('SELECT * FROM profiles WHERE id = ?').get(input.id) as Row)!,
+			revision: revision(getRevision.get(input.id, 1) as Row)!
+		};
+	});
+
+	const store: Store = {
+		users: {
+			async count() {
+				return (q('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+			},
+			async create(input) {
+				const info = q(
+					`INSERT INTO users (email, name, role, password_hash, created_at, updated_at)
+					 VALUES (?, ?, ?, ?, ?, ?)`
+				).run(input.email, input.name, input.role, input.passwordHash, input.at, input.at);
+				return user(q('SELECT * FROM users WHERE id = ?').get(info.lastInsertRowid) as Row)!;
+			},
+			async findById(id) {
+				return user(q('SELECT * FROM users WHERE id = ?').get(id) as Row);
+			},
+			async findByEmail(email) {
+				return user(q('SELECT * FROM users WHERE email = ?').get(email) as Row);
+			},
+			async list() {
+				return (q('SELECT * FROM users ORDER BY email').all() as Row[]).map((r) => user(r)!);
+			},
+			async update(id, changes) {
+				const sets: string[] = ['updated_at = @at'];
+				if (changes.name !== undefined) sets.push('name = @name');
+				if (changes.role !== undefined) sets.push('role = @role');
+				if (changes.active !== undefined) sets.push('active = @active');
+				if (changes.passwordHash !== undefined) sets.push('password_hash = @passwordHash');
+				q(`UPDATE users SET ${sets.join(', ')} WHERE id = @id`).run({
+					...changes,
+					active: changes.active === undefined ? undefined : changes.active ? 1 : 0,
+					id
+				});
+				return user(q('SELECT * FROM users WHERE id = ?').get(id) as Row);
+			}
+		},
+		sessions: {
+			async create(s) {
+				q(
+					`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, ip, user_agent)
+					 VALUES (?, ?, ?, ?, ?, ?, ?)`
+				).run(s.tokenHash, s.userId, s.createdAt, s.lastSeenAt, s.expiresAt, s.ip, s.userAgent);
+			},
+			async find(tokenHash) {
+				return session(q('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as Row);
+			},
+			async touch(tokenHash, at) {
+				q('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?').run(at, tokenHash);
+			},
+			async delete(tokenHash) {
+				q('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+			},
+			async deleteForUser(userId) {
+				q('DELETE FROM sessions WHERE user_id = ?').run(userId);
+			},
+			async purgeExpired(now, idleMs) {
+				return q('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?').run(
+					now,
+					now - idleMs
+				).changes;
+			}
+		},
+		tokens: {
+			async create(input) {
+				const info = q(
+					`INSERT INTO api_tokens (user_id, name, prefix, token_hash, created_at) VALUES (?, ?, ?, ?, ?)`
+				).run(input.userId, input.name, input.prefix, input.tokenHash, input.createdAt);
+				return token(q('SELECT * FROM api_tokens WHERE id = ?').get(info.lastInsertRowid) as Row)!;
+			},
+			async findByHash(tokenHash) {
+				return token(q('SELECT * FROM api_tokens WHERE token_hash = ?').get(tokenHash) as Row);
+			},
+			async listForUser(userId) {
+				const rows = q('SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC').all(userId);
+				return (rows as Row[]).map((r) => token(r)!);
+			},
+			async revoke(id, userId, at) {
+				const info = q(
+					'UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL'
+				).run(at, id, userId);
+				return info.changes === 1;
+			},
+			async touch(id, at) {
+				q('UPDATE api_tokens SET last_used_at = ? WHERE id = ?').run(at, id);
+			}
+		},
+		profiles: {
+			async list({ deleted }) {
+				const where = deleted ? 'deleted_at IS NOT NULL' : 'deleted_at IS NULL';
+				const rows = q(`SELECT * FROM profiles WHERE ${where} ORDER BY name COLLATE NOCASE`).all();
+				return (rows as Row[]).map((r) => profile(r)!);
+			},
+			async get(id) {
+				return profile(q('SELECT * FROM profiles WHERE id = ?').get(id) as Row);
+			},
+			async create(input) {
+				return create(input);
+			},
+			async save(input) {
+				return save(input);
+			},
+			async rename(id, name, at) {
+				const info = q('UPDATE profiles SET name = ?, updated_at = ? WHERE id = ?').run(
+					name,
+					at,
+					id
+				);
+				return info.changes === 1;
+			},
+			async setDeleted(id, deletedAt) {
+				const info = q('UPDATE profiles SET deleted_at = ? WHERE id = ?').run(deletedAt, id);
+				return info.changes === 1;
+			},
+			async revisions(id) {
+				const rows = q(
+					`SELECT r.profile_id, r.revision, r.author_id, r.created_at, r.message, u.name AS author_name
+					 FROM revisions r LEFT JOIN users u ON u.id = r.author_id
+					 WHERE r.profile_id = ? ORDER BY r.revision DESC`
+				).all(id) as Row[];
+				return rows.map((r) => {
+					const { document: _d, secrets: _s, ...rest } = revision(r)!;
+					void _d;
+					void _s;
+					return rest;
+				});
+			},
+			async revision(id, rev) {
+				return revision(getRevision.get(id, rev) as Row);
+			}
+		},
+		audit: {
+			async append(entry) {
+				q(
+					`INSERT INTO audit_log (at, actor_id, actor, action, target, ip, details)
+					 VALUES (?, ?, ?, ?, ?, ?, ?)`
+				).run(
+					entry.at,
+					entry.actorId,
+					entry.actor,
+					entry.action,
+					entry.target,
+					entry.ip,
+					entry.details ? JSON.stringify(entry.details) : null
+				);
+			},
+			async list(filter) {
+				const where: string[] = [];
+				const params: Record<string, unknown> = { limit: Math.min(filter.limit ?? 100, 1000) };
+				if (filter.action) {
+					where.push('action LIKE @action');
+					params.action = `${filter.action}%`;
+				}
+				if (filter.actor) {
+					where.push('actor LIKE @actor');
+					params.actor = `%${filter.actor}%`;
+				}
+				if (filter.since !== undefined) {
+					where.push('at >= @since');
+					params.since = filter.since;
+				}
+				if (filter.until !== undefined) {
+					where.push('at < @until');
+					params.until = filter.until;
+				}
+				if (filter.beforeId !== undefined) {
+					where.push('id < @beforeId');
+					params.beforeId = filter.beforeId;
+				}
+				const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+				const rows = q(`SELECT * FROM audit_log ${clause} ORDER BY id DESC LIMIT @limit`).all(
+					params
+				);
+				return (rows as Row[]).map(audit);
+			}
+		},
+		async close() {
+			db.close();
+		}
+	};
+	return store;
+}

@@ -1,0 +1,163 @@
+/**
+ * The data layer's one interface. Routes and services use a `Store`; the SQLite implementation
+ * is the default, and another backend (PostgreSQL) can be added beside it without touching
+ * them. Methods are asynchronous for that reason, even where SQLite answers synchronously.
+ * Times are milliseconds since the epoch.
+ */
+
+/** A user's role: viewers read, editors also write profiles, admins also manage users. */
+export type Role = 'admin' | 'editor' | 'viewer';
+
+/** The roles from least to most privileged. */
+export const ROLES: readonly Role[] = ['viewer', 'editor', 'admin'];
+
+/** A user account. `passwordHash` never leaves the server. */
+export interface User {
+	id: number;
+	email: string;
+	name: string;
+	role: Role;
+	active: boolean;
+	passwordHash: string;
+	createdAt: number;
+	updatedAt: number;
+}
+
+/** A login session; only the hash of its token is stored. */
+export interface Session {
+	tokenHash: string;
+	userId: number;
+	createdAt: number;
+	lastSeenAt: number;
+	expiresAt: number;
+}
+
+/** An API token for automation; only the hash of its secret is stored. */
+export interface ApiToken {
+	id: number;
+	userId: number;
+	name: string;
+	/** The first characters of the token, to recognise it in a list. */
+	prefix: string;
+	tokenHash: string;
+	createdAt: number;
+	lastUsedAt: number | null;
+	revokedAt: number | null;
+}
+
+/** A profile's metadata; its content is in its revisions. */
+export interface ProfileRow {
+	id: string;
+	name: string;
+	createdAt: number;
+	createdBy: number | null;
+	deletedAt: number | null;
+	headRevision: number;
+	updatedAt: number;
+}
+
+/** One saved revision of a profile. `document` is JSON without secrets; `secrets` is sealed. */
+export interface RevisionRow {
+	profileId: string;
+	revision: number;
+	document: string;
+	secrets: string | null;
+	authorId: number | null;
+	authorName: string | null;
+	createdAt: number;
+	message: string | null;
+}
+
+/** An audit log entry (append-only). */
+export interface AuditEntry {
+	id: number;
+	at: number;
+	actorId: number | null;
+	actor: string | null;
+	action: string;
+	target: string | null;
+	ip: string | null;
+	details: Record<string, unknown> | null;
+}
+
+/** What a save needs. */
+export interface SaveInput {
+	profileId: string;
+	baseRevision: number;
+	document: string;
+	secrets: string | null;
+	authorId: number | null;
+	message: string | null;
+	at: number;
+}
+
+/** A save either lands as the next revision or meets a newer head. */
+export type SaveResult =
+	| { ok: true; revision: RevisionRow }
+	| { ok: false; reason: 'conflict'; head: RevisionRow }
+	| { ok: false; reason: 'not_found' };
+
+/** Filters of the audit log listing. */
+export interface AuditFilter {
+	action?: string;
+	actor?: string;
+	since?: number;
+	until?: number;
+	limit?: number;
+	beforeId?: number;
+}
+
+/** The data layer. */
+export interface Store {
+	users: {
+		count(): Promise<number>;
+		create(
+			input: Omit<User, 'id' | 'createdAt' | 'updatedAt' | 'active'> & { at: number }
+		): Promise<User>;
+		findById(id: number): Promise<User | undefined>;
+		findByEmail(email: string): Promise<User | undefined>;
+		list(): Promise<User[]>;
+		update(
+			id: number,
+			changes: Partial<Pick<User, 'name' | 'role' | 'active' | 'passwordHash'>> & { at: number }
+		): Promise<User | undefined>;
+	};
+	sessions: {
+		create(session: Session & { ip: string | null; userAgent: string | null }): Promise<void>;
+		find(tokenHash: string): Promise<Session | undefined>;
+		touch(tokenHash: string, at: number): Promise<void>;
+		delete(tokenHash: string): Promise<void>;
+		deleteForUser(userId: number): Promise<void>;
+		purgeExpired(now: number, idleMs: number): Promise<number>;
+	};
+	tokens: {
+		create(input: Omit<ApiToken, 'id' | 'lastUsedAt' | 'revokedAt'>): Promise<ApiToken>;
+		findByHash(tokenHash: string): Promise<ApiToken | undefined>;
+		listForUser(userId: number): Promise<ApiToken[]>;
+		revoke(id: number, userId: number, at: number): Promise<boolean>;
+		touch(id: number, at: number): Promise<void>;
+	};
+	profiles: {
+		list(options: { deleted: boolean }): Promise<ProfileRow[]>;
+		get(id: string): Promise<ProfileRow | undefined>;
+		create(input: {
+			id: string;
+			name: string;
+			document: string;
+			secrets: string | null;
+			authorId: number | null;
+			message: string | null;
+			at: number;
+		}): Promise<{ profile: ProfileRow; revision: RevisionRow }>;
+		save(input: SaveInput): Promise<SaveResult>;
+		rename(id: string, name: string, at: number): Promise<boolean>;
+		setDeleted(id: string, deletedAt: number | null): Promise<boolean>;
+		revisions(id: string): Promise<Omit<RevisionRow, 'document' | 'secrets'>[]>;
+		revision(id: string, revision: number): Promise<RevisionRow | undefined>;
+	};
+	audit: {
+		append(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+		list(filter: AuditFilter): Promise<AuditEntry[]>;
+	};
+	close(): Promise<void>;
+}

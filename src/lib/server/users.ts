@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { recordAudit, type Actor } from './audit';
+import { hashPassword, passwordProblem, PASSWORD_LIMITS, verifyPassword } from './auth/password';
+import type { AuthUser } from './auth/session';
+import type { ServerContext } from './context';
+import type { Role, User } from './store/types';
+
+/** Managing users (admins) and one's own password (everyone). */
+
+/** A user as listed: never the password hash. */
+export interface UserView {
+	id: number;
+	email: string;
+	name: string;
+	role: Role;
+	active: boolean;
+	createdAt: number;
+}
+
+/** A user without secrets. */
+export function userView(user: User): UserView {
+	const { id, email, name, role, active, createdAt } = user;
+	return { id, email, name, role, active, createdAt };
+}
+
+const PasswordSchema = z.string().superRefine((value, ctx) => {
+	const problem = passwordProblem(value);
+	if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A new user. */
+export const NewUserSchema = z.object({
+	email: z
+		.string()
+		.trim()
+		.toLowerCase()
+		.pipe(z.email({ message: 'Enter a valid e-mail address.' })),
+	name: z.string().trim().min(1, 'Enter a name.').max(100),
+	role: z.enum(['admin', 'editor', 'viewer']),
+	password: PasswordSchema
+});
+
+/** Changes to a user. */
+export const UserChangesSchema = z.object({
+	name: z.string().trim().min(1).max(100).optional(),
+	role: z.enum(['admin', 'editor', 'viewer']).optional(),
+	active: z.boolean().optional(),
+	password: PasswordSchema.optional()
+});
+
+/** A password change. */
+export const PasswordChangeSchema = z.object({
+	current: z.string().min(1).max(PASSWORD_LIMITS.max),
+	password: PasswordSchema
+});
+
+/** The outcome of a user operation: the user, or a problem to show. */
+export type UserOutcome =
+	| { ok: true; user: UserView }
+	| { ok: false; status: 400 | 404 | 409; code: string; message: string };
+
+function actorOf(user: AuthUser | null, ip: string | null): Actor {
+	return { id: user?.id ?? null, email: user?.email ?? null, ip };
+}
+
+/** Creates a user (by an admin, or the first admin at setup when `by` is null). */
+export async function createUser(
+	ctx: ServerContext,
+	by: AuthUser | null,
+	ip: string | null,
+	input: z.infer<typeof NewUserSchema>
+): Promise<UserOutcome> {
+	if (await ctx.store.users.findByEmail(input.email)) {
+		return {
+			ok: false,
+			status: 409,
+			code: 'email_taken',
+			message: `${input.email} already has an account.`
+		};
+	}
+	const user = await ctx.store.users.create({
+		email: input.email,
+		name: input.name,
+		role: input.role,
+		passwordHash: await hashPassword(input.password),
+		at: Date.now()
+	});
+	await recordAudit(
+		ctx.store,
+		actorOf(by, ip),
+		by ? 'user.created' : 'setup.admin_created',
+		user.email,
+		{
+			role: user.role
+		}
+	);
+	return { ok: true, user: userView(user) };
+}
+
+async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolean> {
+	if (user.role !== 'admin' || !user.active) return false;
+	const admins = (await ctx.store.users.list()).filter((u) => u.role === 'admin' && u.active);
+	return admins.length === 1;
+}
+
+/** Changes a user's name, role, active flag or password; deactivation ends their sessions. */
+export async function updateUser(
+	ctx: ServerContext,
+	by: AuthUser,
+	ip: string | null,
+	id: number,
+	changes: z.infer<typeof UserChangesSchema>
+): Promise<UserOutcome> {
+	const user = await ctx.store.users.findById(id);
+	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	const demoted = changes.role !== undefined && changes.role !== 'admin';
+	if ((demoted || changes.active === false) && (await isLastActiveAdmin(ctx, user))) {
+		return {
+			ok: false,
+			status: 409,
+			code: 'last_admin',
+			message: 'This is the last active admin: make someone else admin first.'
+		};
+	}
+	const updated = await ctx.store.users.update(id, {
+		name: changes.name,
+		role: changes.role,
+		active: changes.active,
+		passwordHash: changes.password ? await hashPassword(changes.password) : undefined,
+		at: Date.now()
+	});
+	if (changes.active === false || changes.password) await ctx.store.sessions.deleteForUser(id);
+	await recordAudit(ctx.store, actorOf(by, ip), 'user.updated', user.email, {
+		name: changes.name ?? null,
+		role: changes.role ?? null,
+		active: changes.active ?? null,
+		password: changes.password ? 'changed' : null
+	});
+	return { ok: true, user: userView(updated!) };
+}
+
+/** Changes one's own password after checking the current one; other sessions end. */
+export async function changeOwnPassword(
+	ctx: ServerContext,
+	me: AuthUser,
+	ip: string | null,
+	input: z.infer<typeof PasswordChangeSchema>
+): Promise<UserOutcome> {
+	const user = await ctx.store.users.findById(me.id);
+	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	if (!(await verifyPassword(input.current, user.passwordHash))) {
+		return {
+			ok: false,
+			status: 400,
+			code: 'wrong_password',
+			message: 'The current password is wrong.'
+		};
+	}
+	const updated = await ctx.store.users.update(me.id, {
+		passwordHash: await hashPassword(input.password),
+		at: Date.now()
+	});
+	await ctx.store.sessions.deleteForUser(me.id);
+	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email);
+	return { ok: true, user: userView(updated!) };
+}

@@ -1,0 +1,20 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/users';
+import type { RequestHandler } from './$types';
+
+/** Changes the signed-in user's password; every session of the user ends. */
+export const PUT: RequestHandler = async (event) => {
+	const body = await readJson(event, PasswordChangeSchema);
+	if (!body.ok) return body.response;
+	const outcome = await changeOwnPassword(
+		serverContext(),
+		requireUser(event),
+		clientIp(event),
+		body.data
+	);
+	return outcome.ok
+		? json({ user: outcome.user })
+		: apiError(outcome.status, outcome.code, outcome.message);
+};

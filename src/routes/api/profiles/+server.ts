@@ -1,0 +1,34 @@
+import { json } from '@sveltejs/kit';
+import { emptyDocument } from '$lib/core/profile';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { CreateProfileSchema } from '$lib/server/profile-api';
+import { createProfile, headDocument } from '$lib/server/profiles';
+import type { RequestHandler } from './$types';
+
+/** The profiles (`?deleted=1`: the deleted ones, restorable). */
+export const GET: RequestHandler = async ({ url }) => {
+	const deleted = url.searchParams.get('deleted') === '1';
+	const profiles = await serverContext().store.profiles.list({ deleted });
+	return json({ profiles });
+};
+
+/** Creates a profile, empty, from a document, or as a copy of another (`duplicateOf`). */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, CreateProfileSchema);
+	if (!body.ok) return body.response;
+	const ctx = serverContext();
+	let document = body.data.document ?? emptyDocument();
+	if (body.data.duplicateOf) {
+		const source = await headDocument(ctx, body.data.duplicateOf);
+		if (!source) return apiError(404, 'not_found', 'The profile to duplicate does not exist.');
+		document = source;
+	}
+	const profile = await createProfile(ctx, requireUser(event), clientIp(event), {
+		name: body.data.name,
+		document,
+		message: body.data.message ?? (body.data.duplicateOf ? 'Duplicated' : 'Created'),
+		duplicateOf: body.data.duplicateOf
+	});
+	return json({ profile }, { status: 201 });
+};

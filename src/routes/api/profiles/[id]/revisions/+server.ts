@@ -1,0 +1,13 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { apiError } from '$lib/server/http';
+import type { RequestHandler } from './$types';
+
+/** The revisions of a profile, newest first: number, author, time, message. */
+export const GET: RequestHandler = async ({ params }) => {
+	const ctx = serverContext();
+	if (!(await ctx.store.profiles.get(params.id))) {
+		return apiError(404, 'not_found', 'No such profile.');
+	}
+	return json({ revisions: await ctx.store.profiles.revisions(params.id) });
+};

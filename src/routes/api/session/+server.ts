@@ -1,0 +1,54 @@
+import { json } from '@sveltejs/kit';
+import { z } from 'zod';
+import { recordAudit } from '$lib/server/audit';
+import { clearSessionCookie, setSessionCookie } from '$lib/server/auth/cookie';
+import { endSession, login, SESSION_COOKIE } from '$lib/server/auth/session';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import type { RequestHandler } from './$types';
+
+const LoginSchema = z.object({
+	email: z.string().trim().min(1).max(200),
+	password: z.string().min(1).max(1000)
+});
+
+/** The signed-in user. */
+export const GET: RequestHandler = async (event) => json({ user: requireUser(event) });
+
+/** Signs in with e-mail and password; sets the session cookie. */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, LoginSchema);
+	if (!body.ok) return body.response;
+	const ctx = serverContext();
+	const result = await login(ctx, {
+		...body.data,
+		ip: clientIp(event),
+		userAgent: event.request.headers.get('user-agent'),
+		previous: event.cookies.get(SESSION_COOKIE)
+	});
+	if (!result.ok) {
+		const headers = result.retryAfter ? { 'Retry-After': String(result.retryAfter) } : undefined;
+		const code = result.status === 429 ? 'rate_limited' : 'invalid_credentials';
+		const response = apiError(result.status, code, result.message);
+		if (headers) response.headers.set('Retry-After', headers['Retry-After']);
+		return response;
+	}
+	setSessionCookie(event.cookies, event.url, ctx, result.token);
+	return json({ user: result.user });
+};
+
+/** Signs out: ends the session and removes the cookie. */
+export const DELETE: RequestHandler = async (event) => {
+	const ctx = serverContext();
+	const token = event.cookies.get(SESSION_COOKIE);
+	const user = requireUser(event);
+	if (token) await endSession(ctx, token);
+	clearSessionCookie(event.cookies, event.url);
+	await recordAudit(
+		ctx.store,
+		{ id: user.id, email: user.email, ip: clientIp(event) },
+		'logout',
+		null
+	);
+	return new Response(null, { status: 204 });
+};

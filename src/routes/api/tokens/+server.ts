@@ -1,0 +1,25 @@
+import { json } from '@sveltejs/kit';
+import { z } from 'zod';
+import { createToken, listTokens } from '$lib/server/api-tokens';
+import { serverContext } from '$lib/server/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http';
+import type { RequestHandler } from './$types';
+
+const CreateSchema = z.object({ name: z.string().trim().min(1).max(100) });
+
+/** The signed-in user's API tokens (never their secrets). */
+export const GET: RequestHandler = async (event) =>
+	json({ tokens: await listTokens(serverContext(), requireUser(event)) });
+
+/** Creates an API token acting with the owner's role; its secret is in this answer only. */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, CreateSchema);
+	if (!body.ok) return body.response;
+	const created = await createToken(
+		serverContext(),
+		requireUser(event),
+		clientIp(event),
+		body.data.name
+	);
+	return json(created, { status: 201 });
+};

@@ -1,0 +1,19 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { createUser, NewUserSchema, userView } from '$lib/server/users';
+import type { RequestHandler } from './$types';
+
+/** All users (admins only). */
+export const GET: RequestHandler = async () =>
+	json({ users: (await serverContext().store.users.list()).map(userView) });
+
+/** Creates a user (admins only). */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, NewUserSchema);
+	if (!body.ok) return body.response;
+	const outcome = await createUser(serverContext(), requireUser(event), clientIp(event), body.data);
+	return outcome.ok
+		? json({ user: outcome.user }, { status: 201 })
+		: apiError(outcome.status, outcome.code, outcome.message);
+};
