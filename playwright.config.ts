@@ -1,6 +1,15 @@
 import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const port = Number(process.env.E2E_PORT ?? 4319);
+
+/** The browser tests start the built app on a fresh data directory with a known admin. */
+export const E2E_ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ps-e2e-'));
+// Workers load this file again: they must see the same directory.
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -27,9 +36,16 @@ export default defineConfig({
 		}
 	},
 	webServer: {
-		command: 'node build',
-		url: `http://127.0.0.1:${port}/`,
-		env: { PORT: String(port), HOST: '127.0.0.1' },
+		command: 'node scripts/serve.js',
+		url: `http://127.0.0.1:${port}/api/health`,
+		env: {
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			ORIGIN: `http://127.0.0.1:${port}`,
+			DATA_DIR: dataDir,
+			ADMIN_EMAIL: E2E_ADMIN.email,
+			ADMIN_PASSWORD: E2E_ADMIN.password
+		},
 		reuseExistingServer: false,
 		timeout: 60_000
 	}

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Starts the built app. Unlike `node build`, it tells the app the scheme each request really
+// came over, so http://localhost:3000 and http://127.0.0.1:3000 both work without ORIGIN (the
+// same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
+// ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
+import http from 'node:http';
+
+const trustProxy = process.env.TRUST_PROXY === '1';
+process.env.PROTOCOL_HEADER ??= 'x-forwarded-proto';
+const protocolHeader = process.env.PROTOCOL_HEADER.toLowerCase();
+
+const { handler } = await import('../build/handler.js');
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '0.0.0.0';
+
+const server = http.createServer((req, res) => {
+	if (!trustProxy) req.headers[protocolHeader] = 'http';
+	handler(req, res, () => {
+		res.statusCode = 404;
+		res.end('Not found');
+	});
+});
+
+server.listen(port, host, () => {
+	const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+	console.log(`Listening on http://${shown}:${port}`);
+});
+
+function shutdown() {
+	server.close(() => process.exit(0));
+	setTimeout(() => process.exit(0), 5000).unref();
+	server.closeIdleConnections?.();
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
