@@ -1,3 +1,4 @@
+import { benchServer } from './server';
 import { benchTemplate } from './template';
 
 /** `npm run bench`: every benchmark of the project, printed as Markdown tables. */
@@ -22,4 +23,10 @@ table(
 		'p95'
 	],
 	benchTemplate()
+);
+
+table(
+	'Profile API under 20 concurrent clients, 10 s each (autocannon, built server)',
+	['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
+	await benchServer()
 );
