@@ -5,9 +5,13 @@ import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
 
-/** Opens the store, migrates it, and creates or invites the first admin. */
+/** Opens the store, migrates it, creates or invites the first admin, and purges old sessions. */
 export const init: ServerInit = async () => {
-	await ensureFirstAdmin(serverContext());
+	const ctx = serverContext();
+	await ensureFirstAdmin(ctx);
+	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
+	await purge();
+	setInterval(purge, 60 * 60 * 1000).unref();
 };
 
 const securityHeaders: Handle = async ({ event, resolve }) => {
