@@ -26,6 +26,7 @@ const RULES: Rule[] = [
 	{ methods: '*', path: /^\/(admin|api\/users|api\/audit)(\/|$)/, access: 'admin' },
 	{ methods: '*', path: /^\/(logout|account)(\/|$)/, access: 'user' },
 	{ methods: '*', path: /^\/api\/(session|tokens|me)(\/|$)/, access: 'user' },
+	{ methods: ['POST'], path: /^\/api\/preview\/?$/, access: 'viewer' },
 	{ methods: READ, path: /^\//, access: 'viewer' },
 	{ methods: '*', path: /^\//, access: 'editor' }
 ];

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { SERVICES } from '$lib/core/catalogue';
+import { ScenarioValueSchema, ServiceSettingsSchema } from '$lib/core/profile';
+import { buildRequests, toCurl, type BuiltRequest } from '$lib/core/request';
+import type { Issue } from '$lib/core/issues';
+
+/** The headless preview: the same request builder the editor and test calls use. */
+
+const TEMPLATE_SERVICES = SERVICES.filter((s) => s.kind === 'template').map((s) => s.id);
+
+/** `POST /api/preview` body. */
+export const PreviewInputSchema = z.object({
+	service: z.string().refine((id) => TEMPLATE_SERVICES.includes(id), {
+		message: `Unknown service; use one of ${TEMPLATE_SERVICES.join(', ')}.`
+	}),
+	settings: ServiceSettingsSchema,
+	values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
+	rawSubstitution: z.boolean().default(false)
+});
+
+/** One previewed request: headers as a name → value map (repeated names joined by ", "). */
+export interface PreviewRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	body: string | null;
+	recipient?: string;
+	curl: string;
+}
+
+function previewRequest(request: BuiltRequest): PreviewRequest {
+	const headers: Record<string, string> = {};
+	for (const { name, value } of request.headers) {
+		headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+	}
+	return {
+		method: request.method,
+		url: request.url,
+		headers,
+		body: request.body,
+		...(request.recipient !== undefined ? { recipient: request.recipient } : {}),
+		curl: toCurl(request)
+	};
+}
+
+/** Builds the preview of one service's settings with a scenario's values. */
+export function preview(input: z.infer<typeof PreviewInputSchema>): {
+	requests: PreviewRequest[];
+	issues: Issue[];
+} {
+	const result = buildRequests(input);
+	return { requests: result.requests.map(previewRequest), issues: result.issues };
+}
