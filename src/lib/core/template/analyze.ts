@@ -61,12 +61,12 @@ export function analyzeTemplate(source: string, service: Service, field?: string
 	const marks: PlaceholderMark[] = [];
 	for (const token of tokenized.tokens) {
 		if (token.kind !== 'placeholder') continue;
-		if (token.ref.kind === 'sha1') {
-			marks.push({ from: token.from, to: token.to, key: token.key, scope: 'function' });
-			marks.push(check(token.ref.inner, service, issues));
-		} else {
-			marks.push(check(token, service, issues));
+		let inner = token;
+		while (inner.ref.kind === 'sha1') {
+			marks.push({ from: inner.from, to: inner.to, key: inner.key, scope: 'function' });
+			inner = inner.ref.inner;
 		}
+		marks.push(check(inner, service, issues));
 	}
 	if (field) for (const issue of issues) issue.field = field;
 	return { tokenized, marks, issues };

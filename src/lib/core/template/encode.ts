@@ -42,10 +42,9 @@ function wellFormed(value: string): string {
 const FORM_EXTRA = /[!'()~]/g;
 
 /** Characters XML 1.0 cannot carry, even as character references. */
-// eslint-disable-next-line no-control-regex
 const XML_INVALID =
+	// eslint-disable-next-line no-control-regex
 	/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-// eslint-disable-next-line no-control-regex
 const XML_INVALID_TEST = new RegExp(XML_INVALID.source);
 
 const XML_ESCAPES: Record<string, string> = {

@@ -65,6 +65,16 @@ function listAsXml(parties: readonly Party[], escape: (s: string) => string): st
 	return `<list>${items.join('')}</list>`;
 }
 
+function notXmlSafe(token: PlaceholderToken): Issue {
+	return {
+		code: 'value_not_xml_safe',
+		severity: 'warning',
+		message: `The value of %${token.key}% holds characters XML 1.0 cannot carry; they are sent as U+FFFD.`,
+		from: token.from,
+		to: token.to
+	};
+}
+
 /** The list's shape follows the spot (`context`); its values are escaped with `encoding`. */
 function renderList(
 	parties: readonly Party[],
@@ -74,6 +84,10 @@ function renderList(
 	issues: Issue[]
 ): string {
 	const escape = (s: string) => encodeValue(s, encoding);
+	const unsafe = (p: Party) => hasXmlInvalidChars(p.username) || hasXmlInvalidChars(p.device);
+	if (encoding === 'xml' && parties.some(unsafe)) {
+		issues.push(notXmlSafe(token));
+	}
 	if (context === 'json') return listAsJson(parties, escape);
 	if (context === 'xml') return listAsXml(parties, escape);
 	issues.push({
@@ -89,10 +103,15 @@ function renderList(
 	);
 }
 
-function innerText(token: PlaceholderToken, options: ExpandOptions): string {
+/** The unencoded, unmasked text of a sha1 argument; undefined when a name has no value. */
+function innerText(token: PlaceholderToken, options: ExpandOptions): string | undefined {
+	if (token.ref.kind === 'sha1') {
+		// The tokenizer bounds the nesting, so this recursion stays shallow.
+		const inner = innerText(token.ref.inner, options);
+		return inner === undefined ? undefined : sha1Hex(inner);
+	}
 	const value = options.resolve(token.key);
-	if (typeof value === 'string') return value;
-	if (value === undefined) return `%${token.key}%`;
+	if (typeof value === 'string' || value === undefined) return value;
 	return listAsJson(value, (s) => encodeValue(s, 'json'));
 }
 
@@ -115,7 +134,10 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 			token.ref.kind === 'sha1' ? 'value' : (options.statusOf?.(token.key) ?? 'value');
 		let text: string;
 		if (token.ref.kind === 'sha1') {
-			text = sha1Hex(innerText(token.ref.inner, options));
+			const inner = innerText(token.ref.inner, options);
+			// Like any name without a value, the whole call is kept as written.
+			text = inner === undefined ? source.slice(token.from, token.to) : sha1Hex(inner);
+			if (inner === undefined) status = 'literal';
 		} else if (options.maskPassword && token.key === 'account[password]') {
 			text = MASKED_PASSWORD;
 			status = 'masked';
@@ -125,15 +147,7 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 				text = source.slice(token.from, token.to);
 				status = 'literal';
 			} else if (typeof value === 'string') {
-				if (encoding === 'xml' && hasXmlInvalidChars(value)) {
-					issues.push({
-						code: 'value_not_xml_safe',
-						severity: 'warning',
-						message: `The value of %${token.key}% holds characters XML 1.0 cannot carry; they are sent as U+FFFD.`,
-						from: token.from,
-						to: token.to
-					});
-				}
+				if (encoding === 'xml' && hasXmlInvalidChars(value)) issues.push(notXmlSafe(token));
 				text = encodeValue(value, encoding);
 			} else {
 				text = renderList(value, options.context, encoding, token, issues);

@@ -11,8 +11,9 @@ import type { Issue } from '../issues';
  *     key         := [A-Za-z_][A-Za-z0-9_.-]*
  *
  * A `%` that does not start a well-formed placeholder is literal text. A `%` followed by two
- * hex digits is a percent-encoded byte (`%20`, `%C3%A9`) and never starts a placeholder. The
- * scan is linear in the length of the template and never throws.
+ * hex digits is a percent-encoded byte (`%20`, `%C3%A9`) and never starts a placeholder. `sha1`
+ * nests at most {@link MAX_FUNCTION_DEPTH} deep. The scan is linear in the length of the template
+ * and never throws.
  */
 
 /** What a placeholder refers to. */
@@ -54,6 +55,13 @@ const HEX = /[0-9A-Fa-f]/;
 
 /** The known template functions. */
 export const FUNCTIONS = ['sha1'] as const;
+
+/**
+ * How many `%sha1(...)%` may nest (`%sha1(%sha1(%x%)%)%` is 2). Deeper nesting is an
+ * `invalid_function_argument` error: the bound keeps the scan linear and the stack shallow here
+ * and in every consumer that walks a placeholder's `inner` chain.
+ */
+export const MAX_FUNCTION_DEPTH = 8;
 
 type Parsed = { token: PlaceholderToken } | { issue: Issue | null };
 
@@ -130,6 +138,15 @@ function parseAccount(source: string, start: number, keyStart: number): Parsed {
 	return { issue };
 }
 
+const SHA1_OPEN = '%sha1(';
+
+/** How many `%sha1(` follow one another from `at`, counted up to the nesting limit. */
+function nestedCalls(source: string, at: number): number {
+	let n = 0;
+	while (n < MAX_FUNCTION_DEPTH && source.startsWith(SHA1_OPEN, at + n * SHA1_OPEN.length)) n++;
+	return n;
+}
+
 function parseFunction(source: string, start: number, name: string, argStart: number): Parsed {
 	if (name !== 'sha1') {
 		return {
@@ -139,6 +156,18 @@ function parseFunction(source: string, start: number, name: string, argStart: nu
 				message: `"${name}" is not a template function; the only one is sha1: %sha1(%account[password]%)%.`,
 				from: start,
 				to: argStart - 1
+			}
+		};
+	}
+	// Checked before recursing, so the recursion below is at most MAX_FUNCTION_DEPTH deep.
+	if (nestedCalls(source, argStart) >= MAX_FUNCTION_DEPTH) {
+		return {
+			issue: {
+				code: 'invalid_function_argument',
+				severity: 'error',
+				message: `sha1 nests at most ${MAX_FUNCTION_DEPTH} deep; this one is sent as literal text.`,
+				from: start,
+				to: argStart
 			}
 		};
 	}
@@ -156,7 +185,11 @@ function parseFunction(source: string, start: number, name: string, argStart: nu
 				}
 			};
 		}
-		return { issue: unclosed(start, end, end, '"%sha1(" with its argument') };
+		// The fix closes what is missing: `%` after a `)` that is there, else `)%`.
+		const closed = source[end] === ')';
+		const issue = unclosed(start, end, closed ? end + 1 : end, '"%sha1(" with its argument');
+		if (!closed && issue.fix) issue.fix.insert = ')%';
+		return { issue };
 	}
 	return {
 		issue: {
