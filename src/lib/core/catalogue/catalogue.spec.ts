@@ -73,7 +73,7 @@ describe('the catalogue against the Errors table (provider web services)', () =>
 	const rows: [string, '2xx' | 204, Service['success']['body'], FailureRule][] = [
 		['sendMessage', '2xx', 'any', 'showMessageOrBodyPrefix'],
 		['mediaRefSend', '2xx', 'any', 'showMessageOrGeneric'],
-		['externalAuth', '2xx', 'any', 'silentlyIgnore'],
+		['externalAuth', '2xx', 'validOrAbsent', 'silentlyIgnore'],
 		['phoneNumberVerifier', '2xx', 'validOrAbsent', 'wizardMessageBox'],
 		['invitationAccepted', 204, 'any', 'silentlyIgnore'],
 		['smartContactNotification', 204, 'any', 'silentlyIgnore'],

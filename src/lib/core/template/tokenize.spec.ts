@@ -89,6 +89,7 @@ describe('tokenize', () => {
 		['%account[user]', 'text(0,14)', "unclosed_placeholder/warning(0,14)+'%'@14"],
 		['%account[]%', 'text(0,11)', 'invalid_account_key/warning(0,9)'],
 		['%md5(%x%)%', 'text(0,5) ph(5,8:x) text(8,10)', 'unknown_function/error(0,4)'],
+		['50%off(today)', 'text(0,13)', ''],
 		['%sha1(x)%', 'text(0,9)', 'invalid_function_argument/error(0,6)'],
 		['%sha1(%x%', 'text(0,6) ph(6,9:x)', "unclosed_placeholder/warning(0,9)+')%'@9"],
 		['%sha1(%x%)', 'text(0,6) ph(6,9:x) text(9,10)', "unclosed_placeholder/warning(0,9)+'%'@10"],

@@ -149,6 +149,8 @@ function nestedCalls(source: string, at: number): number {
 
 function parseFunction(source: string, start: number, name: string, argStart: number): Parsed {
 	if (name !== 'sha1') {
+		// Only `%name(%…` looks like a call; `50%off(today)` is ordinary text.
+		if (source[argStart] !== '%') return { issue: null };
 		return {
 			issue: {
 				code: 'unknown_function',
