@@ -39,6 +39,7 @@ export interface BuiltRequest {
 	recipient?: string;
 	contentType: string | null;
 	bodyEncoding: Encoding;
+	/** Where values landed: `headers[i]` holds the substitutions of `headers[i].value`. */
 	substitutions: { url: Substitution[]; body: Substitution[]; headers: Substitution[][] };
 }
 
@@ -171,10 +172,19 @@ function shift(issue: Issue, by: number): void {
 	if (issue.fix) issue.fix = { ...issue.fix, from: issue.fix.from + by, to: issue.fix.to + by };
 }
 
+/** Read as the URL parser reads it (case, leading spaces), so masking agrees with checkUrl. */
+function isPlainHttp(url: string): boolean {
+	try {
+		return new URL(url).protocol === 'http:';
+	} catch {
+		return /^\s*http:/i.test(url);
+	}
+}
+
 function buildOne(p: Plan, resolver: Resolver, raw: boolean, issues: Issue[]): BuiltRequest {
 	const base = { resolve: resolver.resolve, statusOf: resolver.statusOf, raw };
 	const probe = expand(p.url, { ...base, context: 'url' });
-	const maskPassword = /^http:/i.test(probe.text);
+	const maskPassword = isPlainHttp(probe.text);
 	const url = maskPassword ? expand(p.url, { ...base, context: 'url', maskPassword }) : probe;
 	const field = p.settings.urlField;
 	issues.push(...url.issues.map((i) => ({ ...i, field })));
@@ -182,7 +192,10 @@ function buildOne(p: Plan, resolver: Resolver, raw: boolean, issues: Issue[]): B
 
 	const headers: Header[] = [];
 	const headerSubs: Substitution[][] = [];
-	if (p.sendsBody && p.contentType) headers.push({ name: 'Content-Type', value: p.contentType });
+	if (p.sendsBody && p.contentType) {
+		headers.push({ name: 'Content-Type', value: p.contentType });
+		headerSubs.push([]);
+	}
 	for (const { line, template } of p.headers) {
 		const value = expand(template, { ...base, context: 'raw', maskPassword });
 		if (hasLineBreak(value.text)) {
@@ -211,7 +224,8 @@ function buildOne(p: Plan, resolver: Resolver, raw: boolean, issues: Issue[]): B
 		issues.push(...expanded.issues.map((i) => ({ ...i, field: bodyField })));
 		issues.push(...checkBody(body, bodyEncoding, p.contentType ?? '', bodySubs, bodyField));
 	}
-	if (maskPassword && [...url.substitutions, ...bodySubs].some((s) => s.status === 'masked')) {
+	const all = [...url.substitutions, ...bodySubs, ...headerSubs.flat()];
+	if (maskPassword && all.some((s) => s.status === 'masked')) {
 		issues.push({
 			code: 'password_masked',
 			severity: 'warning',

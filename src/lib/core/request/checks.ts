@@ -88,14 +88,31 @@ export function checkBody(
 
 /**
  * The origin a URL template fixes by its literal text, or null when values decide it (the
- * scheme or the whole host is a placeholder).
+ * scheme or the host is a placeholder, or a literal host prefix ending in `.` or `-` is completed
+ * by one). Values before the authority's last literal `@` are user info: the host after it still
+ * fixes the origin.
  */
 export function literalOrigin(template: string): string | null {
 	const { source, tokens } = tokenize(template);
-	const first = tokens.find((t) => t.kind === 'placeholder');
-	const literal = first ? source.slice(0, first.from) : source;
-	const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(literal);
-	if (!authority || authority[1] === '') return null;
+	const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(source);
+	if (!scheme) return null;
+	let hostStart = scheme[0].length;
+	let authorityEnd = source.length;
+	authority: for (const t of tokens) {
+		if (t.kind !== 'text') continue;
+		for (let i = Math.max(t.from, scheme[0].length); i < t.to; i++) {
+			if ('/?#'.includes(source[i])) {
+				authorityEnd = i;
+				break authority;
+			}
+			if (source[i] === '@') hostStart = i + 1;
+		}
+	}
+	const next = tokens.find((t) => t.kind === 'placeholder' && t.from >= hostStart);
+	const host = source.slice(hostStart, next ? next.from : source.length);
+	if (!/^[^/?#]/.test(host)) return null;
+	// `sms.%account[host]%` or `api-%env%.example.com`: the value completes the host name.
+	if (next && next.from < authorityEnd && /[.-]$/.test(host)) return null;
 	const withoutValues = tokens
 		.filter((t) => t.kind === 'text')
 		.map((t) => source.slice(t.from, t.to))

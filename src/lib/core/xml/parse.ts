@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Issue } from '../issues';
+import { lineColumn, type Issue } from '../issues';
 
 /**
  * Safe XML reading for response bodies and imports: DOCTYPE refused before parsing (no entity
@@ -27,6 +27,34 @@ export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 100, maxBytes: 8 * 1024
 
 type Node = Record<string, unknown>;
 
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const REFERENCE = /&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(amp|lt|gt|quot|apos));/g;
+
+function isXmlChar(cp: number): boolean {
+	return (
+		cp === 0x9 ||
+		cp === 0xa ||
+		cp === 0xd ||
+		(cp >= 0x20 && cp <= 0xd7ff) ||
+		(cp >= 0xe000 && cp <= 0xfffd) ||
+		(cp >= 0x10000 && cp <= 0x10ffff)
+	);
+}
+
+/**
+ * XML's own references in one pass: the five predefined entities and character references
+ * (`&#13;`, `&#xE9;`), which the parser leaves undecoded unless HTML entities are switched on.
+ * One pass, so `&amp;lt;` stays `&lt;`; a reference to a character XML cannot hold stays as
+ * written, and so does any other name (no DOCTYPE can declare one).
+ */
+function decodeReferences(text: string): string {
+	return text.replace(REFERENCE, (whole, hex?: string, decimal?: string, name?: string) => {
+		if (name) return PREDEFINED[name];
+		const cp = hex ? parseInt(hex, 16) : Number(decimal);
+		return isXmlChar(cp) ? String.fromCodePoint(cp) : whole;
+	});
+}
+
 const parser = new XMLParser({
 	preserveOrder: true,
 	ignoreAttributes: false,
@@ -35,7 +63,17 @@ const parser = new XMLParser({
 	parseAttributeValue: false,
 	htmlEntities: false,
 	trimValues: false,
-	commentPropName: '#comment'
+	commentPropName: '#comment',
+	entityDecoder: {
+		setExternalEntities() {},
+		addInputEntities() {},
+		reset() {},
+		setXmlVersion() {},
+		decode: decodeReferences
+	},
+	// Names like toString or valueOf are ordinary XML names: keep them (the default prefixes them
+	// with __). The tree is read from ordered arrays, never by property lookup on parser objects.
+	onDangerousProperty: (name) => name
 });
 
 function failure(code: string, message: string, line = 1, column = 1): { ok: false; issue: Issue } {
@@ -45,19 +83,66 @@ function failure(code: string, message: string, line = 1, column = 1): { ok: fal
 	};
 }
 
-function depthOf(text: string): number {
+function endOf(text: string, terminator: string, from: number): number {
+	const at = text.indexOf(terminator, from);
+	return at === -1 ? text.length : at + terminator.length;
+}
+
+/** The index just past the `>` that ends a tag, skipping quoted attribute values. */
+function tagEnd(text: string, from: number): number {
+	let quote: string | null = null;
+	for (let i = from; i < text.length; i++) {
+		const c = text[i];
+		if (quote !== null) {
+			if (c === quote) quote = null;
+		} else if (c === '"' || c === "'") quote = c;
+		else if (c === '>') return i + 1;
+	}
+	return text.length;
+}
+
+/**
+ * A scan without parsing: the deepest element nesting (a self-closing element counts as a level)
+ * and where content after the root element starts, if any. Comments, CDATA, processing
+ * instructions and quoted attribute values are skipped, so markup inside them is not counted.
+ */
+function shapeOf(text: string): { depth: number; afterRoot: number | null } {
 	let depth = 0;
 	let max = 0;
-	for (let i = text.indexOf('<'); i !== -1; i = text.indexOf('<', i + 1)) {
-		const next = text[i + 1];
-		if (next === '/') depth--;
-		else if (next !== '?' && next !== '!') {
-			const close = text.indexOf('>', i);
-			if (close !== -1 && text[close - 1] !== '/') depth++;
-			max = Math.max(max, depth);
+	let roots = 0;
+	let afterRoot: number | null = null;
+	let i = 0;
+	while (i < text.length) {
+		const lt = text.indexOf('<', i);
+		const stop = lt === -1 ? text.length : lt;
+		if (depth === 0 && roots > 0 && afterRoot === null) {
+			const stray = text.slice(i, stop).search(/\S/);
+			if (stray !== -1) afterRoot = i + stray;
+		}
+		if (lt === -1) break;
+		if (text.startsWith('<!--', lt)) i = endOf(text, '-->', lt + 4);
+		else if (text.startsWith('<![CDATA[', lt)) i = endOf(text, ']]>', lt + 9);
+		else if (text[lt + 1] === '?') i = endOf(text, '?>', lt + 2);
+		else if (text[lt + 1] === '!') i = endOf(text, '>', lt + 2);
+		else if (text[lt + 1] === '/') {
+			depth--;
+			i = tagEnd(text, lt + 2);
+		} else {
+			if (depth === 0 && roots++ > 0 && afterRoot === null) afterRoot = lt;
+			i = tagEnd(text, lt + 1);
+			max = Math.max(max, depth + 1);
+			if (text[i - 2] !== '/') depth++;
 		}
 	}
-	return max;
+	return { depth: max, afterRoot };
+}
+
+/** Where a name the parser refuses (`__proto__`, `constructor`, `prototype`) first appears. */
+function reservedNameAt(text: string, name: string): number {
+	if (!['__proto__', 'constructor', 'prototype'].includes(name)) return 0;
+	const found = new RegExp(`<${name}(?=[\\s/>])|\\s${name}\\s*=`).exec(text);
+	if (!found) return 0;
+	return found[0].startsWith('<') ? found.index : found.index + 1;
 }
 
 function toElement(name: string, node: Node): XmlElement {
@@ -95,7 +180,8 @@ export function parseXml(
 			before[before.length - 1].length + 1
 		);
 	}
-	if (depthOf(text) > limits.maxDepth) {
+	const shape = shapeOf(text);
+	if (shape.depth > limits.maxDepth) {
 		return failure('xml_too_deep', `The XML nests deeper than ${limits.maxDepth} levels`);
 	}
 	const valid = XMLValidator.validate(text);
@@ -105,6 +191,16 @@ export function parseXml(
 			`Not well-formed XML: ${valid.err.msg}`,
 			valid.err.line,
 			valid.err.col
+		);
+	}
+	// The validator lets a second root or text through after a self-closing root.
+	if (shape.afterRoot !== null) {
+		const at = lineColumn(text, shape.afterRoot);
+		return failure(
+			'xml_invalid',
+			'Not well-formed XML: there is content after the root element',
+			at.line,
+			at.column
 		);
 	}
 	try {
@@ -118,6 +214,16 @@ export function parseXml(
 		return failure('xml_invalid', 'The XML has no root element');
 	} catch (error) {
 		const message = error instanceof Error ? error.message.replace(/^\[SECURITY\]\s*/, '') : '';
+		const reserved = /Invalid name: "([^"]*)" is a reserved/.exec(message);
+		if (reserved) {
+			const at = lineColumn(text, reservedNameAt(text, reserved[1]));
+			return failure(
+				'xml_invalid',
+				`The name "${reserved[1]}" is refused: it is reserved in JavaScript and could pollute objects`,
+				at.line,
+				at.column
+			);
+		}
 		return failure('xml_invalid', `The XML cannot be read: ${message}`);
 	}
 }

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { getService } from '../catalogue/services';
+import type { Substitution } from '../template';
+import { checkBody, checkUrl, literalOrigin, sourceSpan } from './checks';
+
+const sendMessage = getService('sendMessage');
+const externalAuth = getService('externalAuth');
+
+function sub(
+	from: number,
+	to: number,
+	sourceFrom: number,
+	sourceTo: number,
+	key = 'x'
+): Substitution {
+	return { from, to, sourceFrom, sourceTo, key, encoding: 'raw', status: 'value' };
+}
+
+describe('sourceSpan', () => {
+	// Template `ab%x%cd%y%e` (x at 2..5, y at 7..10) expanded to `abVALUEcdWe`.
+	const subs = [sub(2, 7, 2, 5, 'x'), sub(9, 10, 7, 10, 'y')];
+
+	it.each([
+		{ rule: 'text before any value maps to itself', offset: 1, expected: { from: 1, to: 2 } },
+		{
+			rule: 'an offset inside a value maps to its placeholder',
+			offset: 4,
+			expected: { from: 2, to: 5, key: 'x' }
+		},
+		{
+			rule: 'text between values is shifted by the first value',
+			offset: 7,
+			expected: { from: 5, to: 6 }
+		},
+		{
+			rule: 'the second value maps to its placeholder',
+			offset: 9,
+			expected: { from: 7, to: 10, key: 'y' }
+		},
+		{ rule: 'text after all values is shifted by both', offset: 10, expected: { from: 10, to: 11 } }
+	])('$rule', ({ offset, expected }) => {
+		expect(sourceSpan(offset, subs)).toEqual(expected);
+	});
+});
+
+describe('checkBody', () => {
+	it('accepts valid JSON and XML and does not check other bodies', () => {
+		expect(checkBody('{"a":1}', 'json', 'application/json', [], 'f')).toEqual([]);
+		expect(checkBody('<a>1</a>', 'xml', 'application/xml', [], 'f')).toEqual([]);
+		expect(checkBody('{', 'form', 'application/x-www-form-urlencoded', [], 'f')).toEqual([]);
+		expect(checkBody('<', 'raw', 'text/plain', [], 'f')).toEqual([]);
+	});
+
+	it('checks a *+json body even in raw substitution mode', () => {
+		const [issue] = checkBody('{"a":}', 'raw', 'application/vnd.acro+json', [], 'f');
+		expect(issue).toMatchObject({ code: 'body_invalid_json', severity: 'error', field: 'f' });
+	});
+
+	it('checks a text/xml body even in raw substitution mode', () => {
+		const [issue] = checkBody('<a><b></a>', 'raw', 'text/xml; charset=utf-8', [], 'f');
+		expect(issue).toMatchObject({ code: 'body_invalid_xml', severity: 'error' });
+		expect(issue.message).toMatch(/line 1/);
+	});
+
+	it('names the value that breaks a JSON body and points at its placeholder', () => {
+		// Template {"t":"%x%"} with x = a"b.
+		const body = '{"t":"a"b"}';
+		const [issue] = checkBody(body, 'raw', 'application/json', [sub(6, 9, 6, 9, 'x')], 'f');
+		expect(issue).toMatchObject({ from: 6, to: 9 });
+		expect(issue.message).toContain('%x%');
+	});
+
+	it('points at the end of a truncated JSON body', () => {
+		const [issue] = checkBody('{"a":', 'json', 'application/json', [], 'f');
+		expect(issue).toMatchObject({ code: 'body_invalid_json', from: 5, to: 6 });
+	});
+});
+
+describe('literalOrigin', () => {
+	it.each([
+		{
+			rule: 'a literal URL',
+			template: 'https://api.example.com/x?a=1',
+			expected: 'https://api.example.com'
+		},
+		{
+			rule: 'a value right after the host',
+			template: 'https://api.example.com%sms_to%/x',
+			expected: 'https://api.example.com'
+		},
+		{
+			rule: 'values in the path',
+			template: 'https://api.example.com:8443/%a%/%b%',
+			expected: 'https://api.example.com:8443'
+		},
+		{
+			rule: 'the default port is dropped',
+			template: 'https://API.example.com:443/%a%',
+			expected: 'https://api.example.com'
+		},
+		{
+			rule: 'values in the user info before a literal host',
+			template: 'https://%account[username]%:%account[password]%@api.example.com/x',
+			expected: 'https://api.example.com'
+		},
+		{ rule: 'the host is a value', template: 'https://%host%/x', expected: null },
+		{ rule: 'the host is a value after user info', template: 'https://u@%host%/x', expected: null },
+		{
+			rule: 'a value completes the host name',
+			template: 'https://sms.%account[host]%/send',
+			expected: null
+		},
+		{
+			rule: 'a value completes a label',
+			template: 'https://api-%env%.example.com/x',
+			expected: null
+		},
+		{ rule: 'the whole URL is a value', template: '%url%', expected: null },
+		{ rule: 'the scheme is a value', template: '%scheme%://api.example.com/', expected: null },
+		{ rule: 'not a URL', template: 'api.example.com/%a%', expected: null }
+	])('$rule: $template', ({ template, expected }) => {
+		expect(literalOrigin(template)).toBe(expected);
+	});
+});
+
+describe('checkUrl', () => {
+	it('returns the parsed URL and no issue for https', () => {
+		const { issues, parsed } = checkUrl(
+			'https://a.example/x',
+			'https://a.example/x',
+			sendMessage,
+			'u'
+		);
+		expect(issues).toEqual([]);
+		expect(parsed?.host).toBe('a.example');
+	});
+
+	it('reports url_userinfo for credentials before the host', () => {
+		const url = 'https://user:pass@a.example/x';
+		const { issues } = checkUrl(url, url, sendMessage, 'u');
+		expect(issues.map((i) => i.code)).toEqual(['url_userinfo']);
+	});
+
+	it('reports https_required with a fix only when the template itself starts with http:', () => {
+		const literal = checkUrl('http://a.example/', 'http://a.example/', externalAuth, 'u');
+		expect(literal.issues[0]).toMatchObject({ code: 'https_required', fix: { insert: 'https:' } });
+		const fromValue = checkUrl('http://a.example/', '%url%', externalAuth, 'u');
+		expect(fromValue.issues[0].code).toBe('https_required');
+		expect(fromValue.issues[0].fix).toBeUndefined();
+	});
+
+	it('reports origin_changed when the expanded URL leaves the literal origin', () => {
+		const { issues } = checkUrl(
+			'https://api.example.com.evil.test/x',
+			'https://api.example.com%sms_to%/x',
+			sendMessage,
+			'u'
+		);
+		expect(issues.map((i) => i.code)).toEqual(['origin_changed']);
+	});
+});
