@@ -159,3 +159,22 @@ describe('checkUrl', () => {
 		expect(issues.map((i) => i.code)).toEqual(['origin_changed']);
 	});
 });
+
+describe('sourceSpan of a value that ends in a quote', () => {
+	it('blames the value when the parser stops right after it', () => {
+		const body = '{"a":"x""}';
+		const subs = [
+			{
+				from: 6,
+				to: 8,
+				sourceFrom: 6,
+				sourceTo: 11,
+				key: 'v',
+				encoding: 'raw' as const,
+				status: 'value' as const
+			}
+		];
+		expect(sourceSpan(8, subs, body)).toEqual({ from: 6, to: 11, key: 'v' });
+		expect(sourceSpan(8, subs, '{"a":"xy"}')).toEqual({ from: 11, to: 12 });
+	});
+});

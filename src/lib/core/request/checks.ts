@@ -8,12 +8,17 @@ import { tokenize, type Encoding, type Substitution } from '../template';
 /** Maps an offset of the expanded text back to the template, naming the value it fell in. */
 export function sourceSpan(
 	offset: number,
-	substitutions: readonly Substitution[]
+	substitutions: readonly Substitution[],
+	text = ''
 ): { from: number; to: number; key?: string } {
 	let shift = 0;
 	for (const sub of substitutions) {
 		if (offset < sub.from) break;
-		if (offset < sub.to) return { from: sub.sourceFrom, to: sub.sourceTo, key: sub.key };
+		// Right after a value counts as the value's fault: a value ending in `"` or `\` makes
+		// the parser stumble on the template's closing quote.
+		const endsHere = offset === sub.to && sub.to > sub.from && /["\\]/.test(text[sub.to - 1] ?? '');
+		if (offset < sub.to || endsHere)
+			return { from: sub.sourceFrom, to: sub.sourceTo, key: sub.key };
 		shift = sub.sourceTo - sub.to;
 	}
 	return { from: offset + shift, to: offset + shift + 1 };
@@ -41,9 +46,10 @@ function bodyIssue(
 	detail: string,
 	offset: number,
 	substitutions: readonly Substitution[],
-	field: string
+	field: string,
+	body: string
 ): Issue {
-	const span = sourceSpan(offset, substitutions);
+	const span = sourceSpan(offset, substitutions, body);
 	const where = span.key ? `the value of %${span.key}% breaks it` : 'check the template';
 	return {
 		code: kind === 'JSON' ? 'body_invalid_json' : 'body_invalid_xml',
@@ -71,7 +77,7 @@ export function checkBody(
 			return [];
 		} catch (error) {
 			const detail = error instanceof Error ? error.message.split('\n')[0] : 'parse error';
-			return [bodyIssue('JSON', detail, jsonErrorOffset(error, body), substitutions, field)];
+			return [bodyIssue('JSON', detail, jsonErrorOffset(error, body), substitutions, field, body)];
 		}
 	}
 	if (xml) {
@@ -80,7 +86,7 @@ export function checkBody(
 		const { msg, line, col } = result.err;
 		const offset = lineColumnOffset(body, line, col);
 		return [
-			bodyIssue('XML', `${msg} at line ${line}, column ${col}`, offset, substitutions, field)
+			bodyIssue('XML', `${msg} at line ${line}, column ${col}`, offset, substitutions, field, body)
 		];
 	}
 	return [];

@@ -123,9 +123,9 @@ const EXPECTED: Record<Exclude<Encoding, 'raw'>, Record<Name, string>> = {
 		equals: 'a=b',
 		slash: 'a/b',
 		space: 'a b',
-		newline: 'a\nb',
+		newline: 'a&#10;b',
 		cr: 'a&#13;b',
-		tab: 'a\tb',
+		tab: 'a&#9;b',
 		emoji: '\u{1F600}',
 		nul: 'a\uFFFDb',
 		lineSeparator: 'a\u2028b',
@@ -250,7 +250,7 @@ describe('encodeValue', () => {
 			fc.property(anyString, (value) => {
 				const encoded = encodeValue(value, 'xml');
 				expect(isXmlText(encoded)).toBe(true);
-				expect(encoded).not.toMatch(/[<>"'\r]|&(?!(?:amp|lt|gt|quot|apos|#13);)/);
+				expect(encoded).not.toMatch(/[<>"'\r\n\t]|&(?!(?:amp|lt|gt|quot|apos|#13|#10|#9);)/);
 			})
 		);
 	});

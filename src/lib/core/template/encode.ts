@@ -53,7 +53,9 @@ const XML_ESCAPES: Record<string, string> = {
 	'>': '&gt;',
 	'"': '&quot;',
 	"'": '&apos;',
-	'\r': '&#13;'
+	'\r': '&#13;',
+	'\n': '&#10;',
+	'\t': '&#9;'
 };
 
 /** True when the value holds characters XML 1.0 cannot carry (they are sent as U+FFFD). */
@@ -73,7 +75,7 @@ export function encodeValue(value: string, encoding: Encoding): string {
 		case 'json':
 			return JSON.stringify(value).slice(1, -1);
 		case 'xml':
-			return value.replace(XML_INVALID, '\uFFFD').replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c]);
+			return value.replace(XML_INVALID, '\uFFFD').replace(/[&<>"'\r\n\t]/g, (c) => XML_ESCAPES[c]);
 		case 'raw':
 			return value;
 	}
