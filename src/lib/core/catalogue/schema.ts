@@ -134,6 +134,7 @@ export type FailureRule = z.infer<typeof FailureRuleSchema>;
 export const ResponseBodySchema = z.enum([
 	'smsId',
 	'phoneNumbers',
+	'provisioningAccount',
 	'keyValueMap',
 	'notParsed',
 	'pushResults'

@@ -77,11 +77,12 @@ export const extSSOProv: Service = {
 	contentType: { default: FORM, allowed: null },
 	success: { status: { kind: '2xx' }, body: 'validOrAbsent' },
 	failure: 'silentlyIgnore',
-	responseBody: 'phoneNumbers',
+	responseBody: 'provisioningAccount',
 	limits: { httpsOnly: true, recipientsPerCall: null, shownBodyChars: null },
 	remarks: [
 		'URL by priority: extSSOProvUrl, else the reprovisioning URL, else the initial provisioning URL.',
 		'externalProvisioningOnSSODisabled = 1 skips this call.',
+		'The answer is an account document (<account>…</account>); other answers are silently ignored.',
 		'%username% and %password% come from the username and password tags of the external provisioning account.xml when present, else from the device credentials.'
 	]
 };

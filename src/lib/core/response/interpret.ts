@@ -3,6 +3,7 @@ import type { Service } from '../catalogue/schema';
 import type { Issue } from '../issues';
 import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat } from './body';
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
+import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
 
 /**
  * The response interpreter: status, headers and body become what the caller does, per the
@@ -26,6 +27,7 @@ export type CallerAction =
 	| { kind: 'silentlyIgnore' }
 	| { kind: 'retryLater' }
 	| { kind: 'phoneNumbers'; result: PhoneNumbers }
+	| { kind: 'provisioningAccount'; result: ProvisioningAccount }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
 	| { kind: 'wizardMessageBox'; text: string; source: 'message' | 'bodyPrefix' };
@@ -203,6 +205,18 @@ function success(
 				action: { kind: 'success' },
 				summary: 'The message counts as sent (no sms_id to store).'
 			};
+		}
+		case 'provisioningAccount': {
+			const result = readProvisioningAccount(input.body, issues);
+			if (result === null) {
+				return {
+					...base,
+					success: false,
+					action: { kind: 'silentlyIgnore' },
+					summary: 'The body is not an account document, so the answer is silently ignored.'
+				};
+			}
+			return { ...base, action: { kind: 'provisioningAccount', result }, summary: result.summary };
 		}
 		case 'phoneNumbers': {
 			const result = readPhoneNumbers(input.body, contentType, context, issues);

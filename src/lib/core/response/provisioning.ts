@@ -1,0 +1,57 @@
+import type { Issue } from '../issues';
+import { childNamed, parseXml } from '../xml/parse';
+
+/**
+ * The answer of the external provisioning call the SSO server makes: an `<account>` document.
+ * Its `username` and `password` tags fill the legacy `%username%` and `%password%` of External
+ * Authentication; without them the device credentials are used.
+ */
+
+/** What the SSO server takes from the account document. */
+export interface ProvisioningAccount {
+	/** The `username` tag, when present. */
+	username: string | null;
+	/** Whether a `password` tag is present (its value is never repeated). */
+	hasPassword: boolean;
+	summary: string;
+}
+
+/** Reads the account document; null when it cannot be parsed (the answer is then ignored). */
+export function readProvisioningAccount(body: string, issues: Issue[]): ProvisioningAccount | null {
+	if (body.trim() === '') {
+		return {
+			username: null,
+			hasPassword: false,
+			summary:
+				'The answer is empty: %username% and %password% are filled from the device credentials.'
+		};
+	}
+	const parsed = parseXml(body);
+	if (!parsed.ok) {
+		issues.push({ ...parsed.issue, severity: 'warning' });
+		return null;
+	}
+	const root =
+		parsed.root.name === 'provisioning' ? childNamed(parsed.root, 'account') : parsed.root;
+	if (!root || root.name !== 'account') {
+		issues.push({
+			code: 'xml_root_not_account',
+			severity: 'warning',
+			message: `The XML root element is ${parsed.root.name}; an external provisioning answer is an account document (<account>…</account>).`
+		});
+		return null;
+	}
+	const username = childNamed(root, 'username')?.text.trim() || null;
+	const hasPassword = (childNamed(root, 'password')?.text ?? '') !== '';
+	const user = username
+		? `%username% is “${username}” (from the username tag)`
+		: '%username% comes from the device credentials';
+	const password = hasPassword
+		? '%password% is the password tag’s value'
+		: '%password% comes from the device credentials';
+	return {
+		username,
+		hasPassword,
+		summary: `The account document is accepted: ${user}; ${password}.`
+	};
+}
