@@ -4,6 +4,7 @@ import type { Issue } from '../issues';
 import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat } from './body';
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
 import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
+import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 
 /**
  * The response interpreter: status, headers and body become what the caller does, per the
@@ -28,6 +29,7 @@ export type CallerAction =
 	| { kind: 'retryLater' }
 	| { kind: 'phoneNumbers'; result: PhoneNumbers }
 	| { kind: 'provisioningAccount'; result: ProvisioningAccount }
+	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
 	| { kind: 'wizardMessageBox'; text: string; source: 'message' | 'bodyPrefix' };
@@ -316,6 +318,18 @@ export function interpretResponse(
 	if (!service) throw new Error(`No service "${String(serviceOrId)}" in the catalogue`);
 	const rule = successRule(service);
 	const issues: Issue[] = [];
+	if (service.kind === 'gateway') {
+		const endpoint = service.endpoint?.path.endsWith('multisend') ? 'multisend' : 'send';
+		const result = interpretGatewayResponse(endpoint, input.status, input.body);
+		return {
+			success: result.summary.verdict === 'accepted',
+			rule,
+			action: { kind: 'pushResults', result },
+			summary: result.summary.text,
+			shownToUser: null,
+			issues
+		};
+	}
 	if (!isSuccessStatus(service, input.status)) {
 		if (service.success.status.kind === 'exact' && input.status >= 200 && input.status < 300) {
 			issues.push({

@@ -59,3 +59,23 @@ describe('interpretResponse for the external provisioning call on SSO (extSSOPro
 		expect(failed.summary).toContain('Denied');
 	});
 });
+
+describe('interpretResponse for the push gateway', () => {
+	it('reads the status integer and response string of a single push', () => {
+		const body = JSON.stringify({ status: 200, response: 'OK' });
+		const result = interpretResponse('pushSend', { status: 200, headers: {}, body });
+		expect(result.success).toBe(true);
+		expect(result.action.kind).toBe('pushResults');
+	});
+
+	it('says to stop sending to a token the gateway reports unregistered', () => {
+		const body = JSON.stringify([
+			{ status: 200, response: 'OK' },
+			{ code: 404, response: 'DeviceToken is no longer registered' }
+		]);
+		const result = interpretResponse('pushMultisend', { status: 200, headers: {}, body });
+		expect(result.success).toBe(false);
+		if (result.action.kind !== 'pushResults') throw new Error('expected push results');
+		expect(result.action.result.pushes.map((p) => p.stopSendingToToken)).toEqual([false, true]);
+	});
+});
