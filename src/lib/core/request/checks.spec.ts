@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getService } from '../catalogue/services';
 import type { Substitution } from '../template';
-import { checkBody, checkUrl, literalOrigin, sourceSpan } from './checks';
+import { checkBody, checkUrl, literalOrigin, sourceSpan, strayPercents } from './checks';
 
 const sendMessage = getService('sendMessage');
 const externalAuth = getService('externalAuth');
@@ -176,5 +176,19 @@ describe('sourceSpan of a value that ends in a quote', () => {
 		];
 		expect(sourceSpan(8, subs, body)).toEqual({ from: 6, to: 11, key: 'v' });
 		expect(sourceSpan(8, subs, '{"a":"xy"}')).toEqual({ from: 11, to: 12 });
+	});
+});
+
+describe('strayPercents', () => {
+	it.each([
+		['https://x.example/?u=johndoe%&p=1', [28]],
+		['https://x.example/?q=100%', [24]],
+		['https://x.example/?q=%20%C3%A9', []],
+		['https://x.example/?to=%sms_to%', []],
+		['https://x.example/?u=%username&p=1', []]
+	])('flags the lone percent signs of %s', (template, offsets) => {
+		const found = strayPercents(template, 'genericSmsSendUrl');
+		expect(found.map((i) => i.from)).toEqual(offsets);
+		for (const issue of found) expect(issue.fix?.insert).toBe('%25');
 	});
 });

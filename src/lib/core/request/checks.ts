@@ -205,5 +205,38 @@ export function checkUrl(
 			to: template.length
 		});
 	}
+	issues.push(...strayPercents(template, field));
 	return { issues, parsed };
+}
+
+/**
+ * A `%` in a URL's literal text that neither starts a placeholder nor a percent-encoded byte
+ * (`?u=johndoe%&p=…`) is sent as is, and servers read it differently: flag it, offering `%25`.
+ */
+export function strayPercents(template: string, field: string): Issue[] {
+	const issues: Issue[] = [];
+	const { source, tokens } = tokenize(template);
+	for (const token of tokens) {
+		if (token.kind !== 'text') continue;
+		for (
+			let i = source.indexOf('%', token.from);
+			i !== -1 && i < token.to;
+			i = source.indexOf('%', i + 1)
+		) {
+			// Percent-encoded bytes are fine; `%name` is already reported as an unclosed placeholder.
+			if (/^[0-9A-Fa-f]{2}$/.test(source.slice(i + 1, i + 3))) continue;
+			if (/[A-Za-z_]/.test(source[i + 1] ?? '')) continue;
+			issues.push({
+				code: 'stray_percent',
+				severity: 'warning',
+				message:
+					'A lone % in the URL is neither a placeholder nor a percent-encoded byte; write %25 for a percent sign.',
+				field,
+				from: i,
+				to: i + 1,
+				fix: { label: 'Write %25', from: i, to: i + 1, insert: '%25' }
+			});
+		}
+	}
+	return issues;
 }
