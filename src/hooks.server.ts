@@ -1,6 +1,6 @@
 import { json, type Handle, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
-import { allows, requiredAccess } from '$lib/server/auth/access';
+import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
@@ -22,7 +22,7 @@ const securityHeaders: Handle = async ({ event, resolve }) => {
 	headers.set('X-Frame-Options', 'DENY');
 	headers.set('Cross-Origin-Opener-Policy', 'same-origin');
 	headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-	if (event.url.pathname.startsWith('/api/')) headers.set('Cache-Control', 'no-store');
+	if (routedPath(event.url.pathname).startsWith('/api/')) headers.set('Cache-Control', 'no-store');
 	return response;
 };
 
@@ -56,7 +56,7 @@ const authenticate: Handle = async ({ event, resolve }) => {
 			? await userFromSession(ctx, cookie)
 			: null;
 	const { pathname } = event.url;
-	const isApi = pathname.startsWith('/api/');
+	const isApi = routedPath(pathname).startsWith('/api/');
 	const access = requiredAccess(event.request.method, pathname);
 	const user = event.locals.user;
 	if (access !== 'public' && !user) {

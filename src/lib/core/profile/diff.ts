@@ -19,44 +19,58 @@ function show(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Flattens a document into display path → value. */
-export function flattenDocument(document: ProfileDocument): Map<string, string> {
-	const fields = new Map<string, string>();
+/** A flattened field: its value, and whether it is a secret (never shown). */
+interface Field {
+	value: string;
+	secret: boolean;
+}
+
+function fieldsOf(document: ProfileDocument): Map<string, Field> {
+	const fields = new Map<string, Field>();
+	const add = (path: string, value: string, secret = false) => fields.set(path, { value, secret });
 	for (const [service, settings] of Object.entries(document.services)) {
 		for (const [key, value] of Object.entries(settings ?? {})) {
-			fields.set(`services.${service}.${key}`, value);
+			add(`services.${service}.${key}`, value);
 		}
 	}
-	for (const [key, value] of Object.entries(document.push)) fields.set(`push.${key}`, show(value));
+	for (const [key, value] of Object.entries(document.push)) add(`push.${key}`, show(value));
 	for (const scenario of document.scenarios) {
 		const base = `scenarios[${JSON.stringify(scenario.name)}].values`;
 		for (const [key, value] of Object.entries(scenario.values)) {
 			const secret = isSecretKey(key) && typeof value === 'string';
-			fields.set(`${base}.${key}`, secret ? `\u0000${value}` : show(value));
+			add(`${base}.${key}`, show(value), secret);
 		}
 	}
-	fields.set('rawSubstitution', String(document.rawSubstitution));
+	add('rawSubstitution', String(document.rawSubstitution));
 	document.preservedXml.forEach((element, i) => {
-		fields.set(`preservedXml[${i}]`, `${element.path} #${element.index}: ${element.xml}`);
+		add(`preservedXml[${i}]`, `${element.path} #${element.index}: ${element.xml}`);
 	});
 	return fields;
 }
 
-function visible(value: string | undefined): string | undefined {
-	if (value === undefined) return undefined;
-	return value.startsWith('\u0000') ? (value === '\u0000' ? '' : SECRET_MASK) : value;
+/** How a field is shown: a secret as the mask (or empty when it has no value). */
+function visible(field: Field | undefined): string | undefined {
+	if (field === undefined) return undefined;
+	return field.secret && field.value !== '' ? SECRET_MASK : field.value;
+}
+
+/** Flattens a document into display path → value, secret values shown as the mask. */
+export function flattenDocument(document: ProfileDocument): Map<string, string> {
+	const shown = new Map<string, string>();
+	for (const [path, field] of fieldsOf(document)) shown.set(path, visible(field)!);
+	return shown;
 }
 
 /** The fields that differ from `before` to `after`, in a stable order. */
 export function diffDocuments(before: ProfileDocument, after: ProfileDocument): FieldChange[] {
-	const a = flattenDocument(before);
-	const b = flattenDocument(after);
+	const a = fieldsOf(before);
+	const b = fieldsOf(after);
 	const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
 	const changes: FieldChange[] = [];
 	for (const path of paths) {
 		const x = a.get(path);
 		const y = b.get(path);
-		if (x === y) continue;
+		if (x?.value === y?.value && x?.secret === y?.secret) continue;
 		const kind = x === undefined ? 'added' : y === undefined ? 'removed' : 'changed';
 		changes.push({ path, kind, before: visible(x), after: visible(y) });
 	}

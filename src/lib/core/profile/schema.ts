@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PartySchema } from '../catalogue/schema';
 import { SERVICES } from '../catalogue/services';
+import { isSecretKey } from './secrets';
 
 /**
  * A profile: one provider's whole configuration, stored as one validated document. Settings
@@ -30,10 +31,16 @@ export const ScenarioValueSchema = z.union([
 	z.array(PartySchema).max(1000)
 ]);
 
-/** A named set of sample values. */
+/** A named set of sample values. A secret (a password) is text, so that it can be sealed. */
 export const ScenarioSchema = z.object({
 	name: z.string().trim().min(1).max(100),
-	values: z.record(z.string().min(1).max(200), ScenarioValueSchema)
+	values: z.record(z.string().min(1).max(200), ScenarioValueSchema).superRefine((values, ctx) => {
+		for (const [key, value] of Object.entries(values)) {
+			if (isSecretKey(key) && typeof value !== 'string') {
+				ctx.addIssue({ code: 'custom', path: [key], message: `${key} is a secret: send text.` });
+			}
+		}
+	})
 });
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
@@ -59,7 +66,24 @@ export const ProfileDocumentSchema = z.object({
 	version: z.literal(1).default(1),
 	services: z.partialRecord(TemplateServiceIdSchema, ServiceSettingsSchema).default({}),
 	push: PushSettingsSchema.default({ gatewayUrl: '', appId: '', target: 'unknown' }),
-	scenarios: z.array(ScenarioSchema).max(100).default([]),
+	// Secrets are stored by scenario name, so names are unique.
+	scenarios: z
+		.array(ScenarioSchema)
+		.max(100)
+		.default([])
+		.superRefine((scenarios, ctx) => {
+			const seen = new Set<string>();
+			scenarios.forEach((scenario, i) => {
+				if (seen.has(scenario.name)) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [i, 'name'],
+						message: `Two scenarios are named "${scenario.name}": give each its own name.`
+					});
+				}
+				seen.add(scenario.name);
+			});
+		}),
 	rawSubstitution: z.boolean().default(false),
 	preservedXml: z.array(PreservedXmlSchema).max(100_000).default([])
 });

@@ -21,7 +21,10 @@ export function isSecretKey(key: string): boolean {
 	return SECRET_KEYS.has(key);
 }
 
-/** Secret values by scenario name, then placeholder key. */
+/**
+ * Secret values by scenario name, then placeholder key. Scenario names are user text (even
+ * `__proto__`), so these records have no prototype.
+ */
 export type SecretValues = Record<string, Record<string, string>>;
 
 /** Takes the secrets out of a document: the document keeps empty strings in their place. */
@@ -29,12 +32,12 @@ export function splitSecrets(document: ProfileDocument): {
 	document: ProfileDocument;
 	secrets: SecretValues;
 } {
-	const secrets: SecretValues = {};
+	const secrets: SecretValues = Object.create(null);
 	const scenarios = document.scenarios.map((scenario) => {
 		const values: typeof scenario.values = {};
 		for (const [key, value] of Object.entries(scenario.values)) {
 			if (isSecretKey(key) && typeof value === 'string') {
-				if (value !== '') (secrets[scenario.name] ??= {})[key] = value;
+				if (value !== '') (secrets[scenario.name] ??= Object.create(null))[key] = value;
 				values[key] = '';
 			} else {
 				values[key] = value;
@@ -64,12 +67,19 @@ export function joinSecrets(
 
 /** A saved document's secrets: a value equal to the mask keeps the previously stored one. */
 export function keepMaskedSecrets(incoming: SecretValues, previous: SecretValues): SecretValues {
-	const result: SecretValues = {};
+	const result: SecretValues = Object.create(null);
 	for (const [scenario, values] of Object.entries(incoming)) {
 		for (const [key, value] of Object.entries(values)) {
-			const kept = value === SECRET_MASK ? previous[scenario]?.[key] : value;
-			if (kept !== undefined && kept !== '') (result[scenario] ??= {})[key] = kept;
+			const kept = value === SECRET_MASK ? ownValue(ownValue(previous, scenario), key) : value;
+			if (typeof kept === 'string' && kept !== '') {
+				(result[scenario] ??= Object.create(null))[key] = kept;
+			}
 		}
 	}
 	return result;
+}
+
+/** `record[key]` when it is the record's own (`constructor` or `__proto__` are not). */
+function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+	return record && Object.hasOwn(record, key) ? record[key] : undefined;
 }

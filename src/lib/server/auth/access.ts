@@ -31,11 +31,25 @@ const RULES: Rule[] = [
 	{ methods: '*', path: /^\//, access: 'editor' }
 ];
 
-/** The access a request needs. */
+/**
+ * The path as the router matches it: SvelteKit decodes the pathname (all but `%25`) before it
+ * looks for a route, so `/api/%75sers` is `/api/users`. A path that does not decode is left as
+ * it is (the router answers it 400).
+ */
+export function routedPath(pathname: string): string {
+	try {
+		return pathname.split('%25').map(decodeURI).join('%25');
+	} catch {
+		return pathname;
+	}
+}
+
+/** The access a request needs (`pathname` as in the URL, percent-encoded or not). */
 export function requiredAccess(method: string, pathname: string): Access {
+	const path = routedPath(pathname);
 	for (const rule of RULES) {
 		if (rule.methods !== '*' && !rule.methods.includes(method)) continue;
-		if (rule.path.test(pathname)) return rule.access;
+		if (rule.path.test(path)) return rule.access;
 	}
 	return 'admin';
 }

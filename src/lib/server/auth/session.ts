@@ -27,7 +27,10 @@ function authUser(user: User, via: AuthUser['via']): AuthUser {
 	return { id: user.id, email: user.email, name: user.name, role: user.role, via };
 }
 
-/** Touching `last_seen_at` at most once a minute keeps reads from becoming writes. */
+/**
+ * Touching `last_seen_at` at most once a minute keeps reads from becoming writes; more often when
+ * the idle time is short, or a session in use would end after an idle time under a minute.
+ */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** The user of a session token, or null when it is unknown, expired or the user inactive. */
@@ -45,7 +48,8 @@ export async function userFromSession(
 	}
 	const user = await ctx.store.users.findById(session.userId);
 	if (!user || !user.active) return null;
-	if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) await ctx.store.sessions.touch(hash, now);
+	const touchEvery = Math.min(TOUCH_INTERVAL_MS, ctx.config.sessionIdleMs / 10);
+	if (now - session.lastSeenAt >= touchEvery) await ctx.store.sessions.touch(hash, now);
 	return authUser(user, 'session');
 }
 
