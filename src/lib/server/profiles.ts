@@ -128,7 +128,7 @@ export async function headDocument(
 	id: string
 ): Promise<ProfileDocument | undefined> {
 	const profile = await ctx.store.profiles.get(id);
-	if (!profile) return undefined;
+	if (!profile || profile.deletedAt !== null) return undefined;
 	const row = await ctx.store.profiles.revision(id, profile.headRevision);
 	return row ? documentWithSecrets(ctx, row) : undefined;
 }
@@ -163,7 +163,9 @@ export async function saveProfile(
 	if (!result.ok) {
 		if (result.reason === 'not_found') return result;
 		const current = view((await ctx.store.profiles.get(id))!, result.head, ctx);
-		return { ok: false, reason: 'conflict', conflict: { current, yours: input.document } };
+		// The submitted document goes back with its secrets masked: secrets are write-only.
+		const yours = joinSecrets(split.document, split.secrets, 'mask');
+		return { ok: false, reason: 'conflict', conflict: { current, yours } };
 	}
 	await recordAudit(ctx.store, actorOf(user, ip), action, id, {
 		revision: result.revision.revision,

@@ -79,7 +79,11 @@ describe('loadSecretKey', () => {
 		['too short', randomBytes(16).toString('base64')],
 		['too long', randomBytes(48).toString('base64')],
 		['63 hex digits', randomBytes(32).toString('hex').slice(1)],
-		['a passphrase', 'my secret key']
+		['a passphrase', 'my secret key'],
+		[
+			'a passphrase that base64 would decode to 32 bytes',
+			'correct horse battery staple ok then some more word'
+		]
 	])('refuses a SECRET_KEY that is %s with a SecretKeyError saying how to make one', (_, text) => {
 		fresh();
 		let error: unknown;

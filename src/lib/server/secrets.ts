@@ -18,9 +18,16 @@ export class SecretKeyError extends Error {
 
 function decodeKey(text: string): Buffer {
 	const trimmed = text.trim();
-	const key = /^[0-9a-f]{64}$/i.test(trimmed)
+	const hex = /^[0-9a-f]{64}$/i.test(trimmed);
+	const base64 = /^[A-Za-z0-9+/]{43}=?$|^[A-Za-z0-9_-]{43}$/.test(trimmed);
+	const key = hex
 		? Buffer.from(trimmed, 'hex')
-		: Buffer.from(trimmed, 'base64');
+		: base64
+			? Buffer.from(
+					trimmed,
+					trimmed.includes('-') || trimmed.includes('_') ? 'base64url' : 'base64'
+				)
+			: Buffer.alloc(0);
 	if (key.length !== 32) {
 		throw new SecretKeyError(
 			'SECRET_KEY must be 32 random bytes written as 64 hex digits or base64 ' +

@@ -115,7 +115,10 @@ export async function login(
 	}
 ): Promise<LoginResult> {
 	const email = input.email.trim();
-	const actor = { id: null, email: email.slice(0, 200), ip: input.ip };
+	// What was typed in the e-mail box is recorded only when it looks like an address: a
+	// password typed in the wrong box must not land in the audit log.
+	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
+	const actor = { id: null, email: typed, ip: input.ip };
 	const wait = await loginBlockedFor(email, input.ip);
 	if (wait > 0) {
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });

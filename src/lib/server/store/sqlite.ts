@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations';
 import type {
@@ -120,7 +120,11 @@ const REVISION_SELECT = `SELECT r.*, u.name AS author_name FROM revisions r
 /** Opens (creating and migrating when needed) the store in `dataDir/provisioning.db`. */
 export function openSqliteStore(dataDir: string): Store {
 	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-	const db = new Database(path.join(dataDir, 'provisioning.db'));
+	const file = path.join(dataDir, 'provisioning.db');
+	const db = new Database(file);
+	// Password and session hashes live here: readable by the server's user only. SQLite gives
+	// the WAL and shared-memory files the database file's mode.
+	chmodSync(file, 0o600);
 	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = FULL');
 	db.pragma('foreign_keys = ON');
@@ -309,7 +313,9 @@ export function openSqliteStore(dataDir: string): Store {
 			},
 			async list(filter) {
 				const where: string[] = [];
-				const params: Record<string, unknown> = { limit: Math.min(filter.limit ?? 100, 1000) };
+				const params: Record<string, unknown> = {
+					limit: Math.min(Math.max(filter.limit ?? 100, 1), 1000)
+				};
 				if (filter.action) {
 					where.push('action LIKE @action');
 					params.action = `${filter.action}%`;

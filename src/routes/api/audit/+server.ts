@@ -17,7 +17,7 @@ export const GET: RequestHandler = async ({ url }) => {
 		actor: p.get('actor') || undefined,
 		since: time(p.get('since')),
 		until: time(p.get('until')),
-		limit: Math.min(Number(p.get('limit')) || 100, 1000),
+		limit: Math.min(Math.max(Math.trunc(Number(p.get('limit')) || 100), 1), 1000),
 		beforeId: Number.isInteger(before) && before > 0 ? before : undefined
 	});
 	return json({ entries });

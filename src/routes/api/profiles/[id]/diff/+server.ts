@@ -8,7 +8,7 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = async ({ params, url }) => {
 	const from = Number(url.searchParams.get('from'));
 	const to = Number(url.searchParams.get('to'));
-	if (!Number.isInteger(from) || !Number.isInteger(to)) {
+	if (!(Number.isInteger(from) && from > 0 && Number.isInteger(to) && to > 0)) {
 		return apiError(400, 'invalid_input', 'Give two revision numbers: ?from=1&to=2.');
 	}
 	const changes = await diffRevisions(serverContext(), params.id, from, to);
