@@ -1,0 +1,19 @@
+import { Facet } from '@codemirror/state';
+import type { Service } from '$lib/core/catalogue';
+import type { Encoding } from '$lib/core/template';
+
+/** What a template editor edits: which service, which setting, and how values are encoded. */
+export interface TemplateEditorConfig {
+	service: Service;
+	/** The configuration key being edited (`genericSmsSendUrl`), for diagnostics. */
+	field: string;
+	/** The encoding values get in this template (URL, form, JSON, XML, raw). */
+	encoding: Encoding;
+	/** Sample values by placeholder key, shown in completion and hover. */
+	samples?: Record<string, unknown>;
+}
+
+/** The editor's configuration; the last provided value wins. */
+export const templateConfig = Facet.define<TemplateEditorConfig, TemplateEditorConfig | null>({
+	combine: (values) => (values.length ? values[values.length - 1] : null)
+});

@@ -1,0 +1,90 @@
+import { CompletionContext } from '@codemirror/autocomplete';
+import { EditorState } from '@codemirror/state';
+import { describe, expect, it } from 'vitest';
+import { getService } from '$lib/core/catalogue';
+import { templateConfig } from './config';
+import { templateCompletions } from './completion';
+import { templateDiagnostics } from './lint';
+import { marksInRange, placeholderAt } from './placeholders';
+
+function state(doc: string, service = 'sendMessage', encoding: 'url' | 'json' = 'url') {
+	return EditorState.create({
+		doc,
+		extensions: templateConfig.of({
+			service: getService(service),
+			field: 'genericSmsSendUrl',
+			encoding
+		})
+	});
+}
+
+function complete(doc: string, service = 'sendMessage') {
+	const s = state(doc, service);
+	return templateCompletions(new CompletionContext(s, doc.length, false));
+}
+
+describe('templateCompletions', () => {
+	it('offers exactly the names of the service after %', () => {
+		const labels = complete('https://x.example/?to=%')!.options.map((o) => o.label);
+		expect(labels).toContain('%sms_to%');
+		expect(labels).toContain('%account[username]%');
+		expect(labels).toContain('%appid%');
+		expect(labels).toContain('%sha1(%account[password]%)%');
+		expect(labels).not.toContain('%invitee%');
+	});
+
+	it('offers only the fixed set for the contacts server', () => {
+		const labels = complete('{"a":"%', 'invitationAccepted')!.options.map((o) => o.label);
+		expect(labels.sort()).toEqual(['%invitee%', '%invitor%', '%network_id%']);
+	});
+
+	it('replaces what was typed, and the closing % when it is already there', () => {
+		const s = state('?to=%sm%');
+		const result = templateCompletions(new CompletionContext(s, 7, false))!;
+		expect([result.from, result.to]).toEqual([4, 8]);
+	});
+
+	it('does not start a placeholder at the closing % of another', () => {
+		expect(complete('?to=%sms_to%')).toBeNull();
+	});
+
+	it('explains each option with its meaning and sample', () => {
+		const option = complete('?to=%')!.options.find((o) => o.label === '%sms_to%')!;
+		expect(option.info).toContain('Recipient');
+		expect(option.info).toContain('+14155550123');
+		const secret = complete('?to=%')!.options.find((o) => o.label === '%account[password]%')!;
+		expect(secret.info).toContain('Sample: secret');
+	});
+});
+
+describe('templateDiagnostics', () => {
+	it('reports an unknown name with a quick fix to the nearest known one', () => {
+		const diagnostics = templateDiagnostics(state('?x=%smrt%'));
+		expect(diagnostics).toHaveLength(1);
+		expect(diagnostics[0]).toMatchObject({ from: 3, to: 9, severity: 'warning' });
+		expect(diagnostics[0].actions?.[0].name).toBe('Replace with %smart%');
+	});
+
+	it('reports nothing for a clean template', () => {
+		expect(templateDiagnostics(state('https://x.example/?to=%sms_to%'))).toEqual([]);
+	});
+});
+
+describe('placeholder marks', () => {
+	it('gives each placeholder its scope, line by line', () => {
+		const s = state('a=%sms_to%\nb=%account[host]%&c=%appid%&d=%nope%');
+		const marks = marksInRange(s, 0, s.doc.length).map((m) => `${m.key}:${m.scope}`);
+		expect(marks).toEqual([
+			'sms_to:service',
+			'account[host]:account',
+			'appid:global',
+			'nope:unknown'
+		]);
+	});
+
+	it('finds the innermost placeholder under the cursor', () => {
+		const s = state('%sha1(%account[password]%)%');
+		expect(placeholderAt(s, 10)?.key).toBe('account[password]');
+		expect(placeholderAt(s, 2)?.scope).toBe('function');
+	});
+});
