@@ -24,7 +24,7 @@ export function toDiagnostics(issues: readonly Issue[], length: number): Diagnos
 					? [
 							{
 								name: fix.label,
-								apply: (view, _from, _to) => {
+								apply: (view) => {
 									view.dispatch({
 										changes: { from: fix.from, to: fix.to, insert: fix.insert }
 									});
