@@ -5,3 +5,4 @@ export * from './vocabulary';
 export { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
 export { ACCOUNT_CORE_PATH } from './keys';
 export * from './describe';
+export * from './samples';
