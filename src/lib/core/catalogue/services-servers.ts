@@ -9,14 +9,10 @@ const JSON_TYPE = 'application/json';
 const XML_TYPE = 'application/xml';
 const ONLY_204 = { status: { kind: 'exact', status: 204 }, body: 'any' } as const;
 
-/** External Authentication: validates credentials, returns the account's verified numbers. */
-export const externalAuth: Service = {
-	id: 'externalAuth',
-	title: 'External Authentication',
+/** What the SSO server's two calls share: names, method, content type, success and failure. */
+const SSO_COMMON = {
 	caller: 'sso',
 	kind: 'template',
-	purpose: 'Validates credentials and returns the phone numbers verified for an account.',
-	keys: templateKeys('externalAuth', portal('Provisioning Options (step 2)'), FORM),
 	deprecatedKeys: [],
 	variables: [...SSO_VARIABLES],
 	accountKeys: SSO_ACCOUNT_KEYS,
@@ -25,7 +21,16 @@ export const externalAuth: Service = {
 	method: { kind: 'byBody' },
 	contentType: { default: FORM, allowed: null },
 	success: { status: { kind: '2xx' }, body: 'validOrAbsent' },
-	failure: 'silentlyIgnore',
+	failure: 'silentlyIgnore'
+} satisfies Partial<Service>;
+
+/** External Authentication: validates credentials, returns the account's verified numbers. */
+export const externalAuth: Service = {
+	id: 'externalAuth',
+	title: 'External Authentication',
+	purpose: 'Validates credentials and returns the phone numbers verified for an account.',
+	keys: templateKeys('externalAuth', portal('Provisioning Options (step 2)'), FORM),
+	...SSO_COMMON,
 	responseBody: 'phoneNumbers',
 	limits: { httpsOnly: true, recipientsPerCall: null, shownBodyChars: null },
 	remarks: [
@@ -40,8 +45,6 @@ export const externalAuth: Service = {
 export const extSSOProv: Service = {
 	id: 'extSSOProv',
 	title: 'External provisioning on SSO',
-	caller: 'sso',
-	kind: 'template',
 	purpose:
 		'The external provisioning call involved in authentication when external provisioning is enabled.',
 	keys: [
@@ -68,15 +71,7 @@ export const extSSOProv: Service = {
 			description: 'Used when neither extSSOProvUrl nor the reprovisioning URL is set.'
 		}
 	],
-	deprecatedKeys: [],
-	variables: [...SSO_VARIABLES],
-	accountKeys: SSO_ACCOUNT_KEYS,
-	globals: 'all',
-	variableSet: 'fixed',
-	method: { kind: 'byBody' },
-	contentType: { default: FORM, allowed: null },
-	success: { status: { kind: '2xx' }, body: 'validOrAbsent' },
-	failure: 'silentlyIgnore',
+	...SSO_COMMON,
 	responseBody: 'provisioningAccount',
 	limits: { httpsOnly: true, recipientsPerCall: null, shownBodyChars: null },
 	remarks: [
