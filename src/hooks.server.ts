@@ -46,6 +46,28 @@ function crossSiteProblem(request: Request, url: URL): string | null {
 	return null;
 }
 
+/** The path of a same-origin URL (a Referer), else `/`. */
+function sameSitePath(target: string, url: URL): string {
+	try {
+		const parsed = new URL(target, url);
+		return parsed.origin === url.origin ? parsed.pathname + parsed.search : '/';
+	} catch {
+		return '/';
+	}
+}
+
+/** A plain page saying which role is needed; nothing of the forbidden page runs. */
+function forbiddenPage(access: string): Response {
+	const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forbidden · Provisioning Studio</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
+<h1>403 · Forbidden</h1><p>This page needs the ${access} role. Ask an admin if you need it.</p>
+<p><a href="/">Back to the services</a></p></body></html>`;
+	return new Response(html, {
+		status: 403,
+		headers: { 'content-type': 'text/html; charset=utf-8' }
+	});
+}
+
 const authenticate: Handle = async ({ event, resolve }) => {
 	const ctx = serverContext();
 	const bearer = /^Bearer\s+(\S+)$/i.exec(event.request.headers.get('authorization') ?? '');
@@ -61,15 +83,20 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	const user = event.locals.user;
 	if (access !== 'public' && !user) {
 		if (isApi) return apiError(401, 'unauthenticated', 'Sign in, or send an API token as Bearer.');
-		if (!['GET', 'HEAD'].includes(event.request.method)) {
-			return new Response('Sign in first.', { status: 401 });
+		const isRead = ['GET', 'HEAD'].includes(event.request.method);
+		const back = isRead
+			? pathname + event.url.search
+			: (event.request.headers.get('referer') ?? '/');
+		const location = `/login?next=${encodeURIComponent(sameSitePath(back, event.url))}`;
+		// A form submitted with JavaScript (use:enhance) expects an action result, not a page.
+		if (event.request.headers.get('x-sveltekit-action') === 'true') {
+			return json({ type: 'redirect', status: 303, location });
 		}
-		const next = encodeURIComponent(pathname + event.url.search);
-		return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });
+		return new Response(null, { status: 303, headers: { location } });
 	}
 	if (user && !allows(user.role, access)) {
 		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
-		return new Response(`Forbidden: this needs the ${access} role.`, { status: 403 });
+		return forbiddenPage(access);
 	}
 	if (isApi && user?.via !== 'token') {
 		const problem = crossSiteProblem(event.request, event.url);

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test.describe('services page', () => {
 	test('lists every service of the catalogue grouped by caller', async ({ page }) => {

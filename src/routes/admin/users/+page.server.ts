@@ -1,0 +1,93 @@
+import { fail } from '@sveltejs/kit';
+import { z } from 'zod';
+import { serverContext } from '$lib/server/context';
+import { clientIp, requireUser } from '$lib/server/http';
+import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/users';
+import { ROLES } from '$lib/server/store/types';
+import type { Actions, PageServerLoad } from './$types';
+
+const RoleSchema = z.enum(['admin', 'editor', 'viewer']);
+
+function text(value: FormDataEntryValue | null): string {
+	return typeof value === 'string' ? value : '';
+}
+
+export const load: PageServerLoad = async () => {
+	const users = (await serverContext().store.users.list()).map(userView);
+	return { users, roles: [...ROLES].reverse() };
+};
+
+/** Applies one change to one user; the answer names the row, so its error shows beside it. */
+async function change(
+	event: Parameters<Actions[string]>[0],
+	changes: (data: FormData) => { role?: z.infer<typeof RoleSchema>; active?: boolean } | null
+) {
+	const data = await event.request.formData();
+	const id = Number(text(data.get('id')));
+	const wanted = changes(data);
+	if (!Number.isInteger(id) || !wanted) {
+		return fail(400, { form: 'row' as const, id, message: 'That change is not possible.' });
+	}
+	const outcome = await updateUser(
+		serverContext(),
+		requireUser(event),
+		clientIp(event),
+		id,
+		wanted
+	);
+	if (!outcome.ok)
+		return fail(outcome.status, { form: 'row' as const, id, message: outcome.message });
+	const { email, role, active } = outcome.user;
+	const done =
+		wanted.role !== undefined
+			? `The role of ${email} is now ${role}.`
+			: `${email} is ${active ? 'active again' : 'deactivated; their sessions have ended'}.`;
+	return { form: 'row' as const, id, done };
+}
+
+export const actions: Actions = {
+	/** Creates a user with an initial password. */
+	create: async (event) => {
+		const data = await event.request.formData();
+		const values = {
+			email: text(data.get('email')),
+			name: text(data.get('name')),
+			role: text(data.get('role'))
+		};
+		const parsed = NewUserSchema.safeParse({ ...values, password: text(data.get('password')) });
+		if (!parsed.success) {
+			const errors: Record<string, string> = {};
+			for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+			if (errors.role) errors.role = 'Choose a role.';
+			return fail(400, { form: 'create' as const, values, errors });
+		}
+		const outcome = await createUser(
+			serverContext(),
+			requireUser(event),
+			clientIp(event),
+			parsed.data
+		);
+		if (!outcome.ok) {
+			return fail(outcome.status, {
+				form: 'create' as const,
+				values,
+				errors: { email: outcome.message } as Record<string, string>
+			});
+		}
+		return { form: 'create' as const, created: outcome.user.email };
+	},
+
+	/** Changes a user's role. */
+	role: (event) =>
+		change(event, (data) => {
+			const role = RoleSchema.safeParse(data.get('role'));
+			return role.success ? { role: role.data } : null;
+		}),
+
+	/** Deactivates (ending their sessions) or reactivates a user. */
+	active: (event) =>
+		change(event, (data) => {
+			const active = text(data.get('active'));
+			return active === 'true' || active === 'false' ? { active: active === 'true' } : null;
+		})
+};

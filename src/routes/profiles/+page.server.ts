@@ -1,0 +1,121 @@
+import { fail } from '@sveltejs/kit';
+import { emptyDocument } from '$lib/core/profile';
+import { recordAudit } from '$lib/server/audit';
+import type { AuthUser } from '$lib/server/auth/session';
+import { serverContext } from '$lib/server/context';
+import { clientIp, requireUser } from '$lib/server/http';
+import { ProfileNameSchema } from '$lib/server/profile-api';
+import { createProfile, headDocument } from '$lib/server/profiles';
+import type { Actions, PageServerLoad, RequestEvent } from './$types';
+
+function text(value: FormDataEntryValue | null): string {
+	return typeof value === 'string' ? value : '';
+}
+
+/** A profile name, or the message to show next to the field. */
+function checkName(name: string): { ok: true; name: string } | { ok: false; message: string } {
+	const parsed = ProfileNameSchema.safeParse(name);
+	if (parsed.success) return { ok: true, name: parsed.data };
+	const tooLong = parsed.error.issues.some((issue) => issue.code === 'too_big');
+	return { ok: false, message: tooLong ? 'Use at most 200 characters.' : 'Enter a name.' };
+}
+
+function actor(event: RequestEvent, user: AuthUser) {
+	return { id: user.id, email: user.email, ip: clientIp(event) };
+}
+
+export const load: PageServerLoad = async ({ locals }) => {
+	const store = serverContext().store;
+	return {
+		profiles: await store.profiles.list({ deleted: false }),
+		deleted: await store.profiles.list({ deleted: true }),
+		canWrite: locals.user?.role === 'admin' || locals.user?.role === 'editor'
+	};
+};
+
+export const actions: Actions = {
+	/** Creates an empty profile (revision 1). */
+	create: async (event) => {
+		const data = await event.request.formData();
+		const name = text(data.get('name'));
+		const checked = checkName(name);
+		if (!checked.ok) return fail(400, { form: 'create' as const, name, error: checked.message });
+		const profile = await createProfile(serverContext(), requireUser(event), clientIp(event), {
+			name: checked.name,
+			document: emptyDocument(),
+			message: 'Created'
+		});
+		return { form: 'create' as const, done: `Created “${profile.name}”.`, id: profile.id };
+	},
+
+	/** Copies a profile's head, secrets included, as a new profile. */
+	duplicate: async (event) => {
+		const data = await event.request.formData();
+		const id = text(data.get('id'));
+		const ctx = serverContext();
+		const source = await ctx.store.profiles.get(id);
+		const document = source && (await headDocument(ctx, id));
+		if (!source || !document || source.deletedAt !== null) {
+			return fail(404, { form: 'row' as const, id, error: 'That profile no longer exists.' });
+		}
+		const name = `${source.name} (copy)`.slice(0, 200);
+		const profile = await createProfile(ctx, requireUser(event), clientIp(event), {
+			name,
+			document,
+			message: 'Duplicated',
+			duplicateOf: id
+		});
+		return { form: 'row' as const, id: profile.id, done: `Created “${profile.name}”.` };
+	},
+
+	/** Renames a profile (not a revision; audited). */
+	rename: async (event) => {
+		const data = await event.request.formData();
+		const id = text(data.get('id'));
+		const name = text(data.get('name'));
+		const ctx = serverContext();
+		const profile = await ctx.store.profiles.get(id);
+		if (!profile)
+			return fail(404, { form: 'rename' as const, id, name, error: 'No such profile.' });
+		const checked = checkName(name);
+		if (!checked.ok)
+			return fail(400, { form: 'rename' as const, id, name, error: checked.message });
+		await ctx.store.profiles.rename(id, checked.name, Date.now());
+		await recordAudit(ctx.store, actor(event, requireUser(event)), 'profile.renamed', id, {
+			name: checked.name
+		});
+		return { form: 'row' as const, id, done: `Renamed “${profile.name}” to “${checked.name}”.` };
+	},
+
+	/** Deletes a profile; it stays restorable under "Deleted profiles". */
+	delete: async (event) => {
+		const data = await event.request.formData();
+		const id = text(data.get('id'));
+		const ctx = serverContext();
+		const profile = await ctx.store.profiles.get(id);
+		if (!profile || profile.deletedAt !== null) {
+			return fail(404, { form: 'row' as const, id, error: 'That profile is already deleted.' });
+		}
+		await ctx.store.profiles.setDeleted(id, Date.now());
+		await recordAudit(ctx.store, actor(event, requireUser(event)), 'profile.deleted', id);
+		return {
+			form: 'row' as const,
+			id,
+			done: `Deleted “${profile.name}”. It can be restored from Deleted profiles below.`
+		};
+	},
+
+	/** Brings a deleted profile back. */
+	restore: async (event) => {
+		const data = await event.request.formData();
+		const id = text(data.get('id'));
+		const ctx = serverContext();
+		const profile = await ctx.store.profiles.get(id);
+		if (!profile || profile.deletedAt === null) {
+			return fail(404, { form: 'row' as const, id, error: 'That profile is not deleted.' });
+		}
+		await ctx.store.profiles.setDeleted(id, null);
+		await recordAudit(ctx.store, actor(event, requireUser(event)), 'profile.undeleted', id);
+		return { form: 'row' as const, id, done: `Restored “${profile.name}”.` };
+	}
+};

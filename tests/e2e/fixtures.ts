@@ -1,0 +1,93 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { E2E_ADMIN } from '../../playwright.config';
+
+/**
+ * Browser-test helpers. Tests run signed in as the admin the e2e server creates from
+ * ADMIN_EMAIL / ADMIN_PASSWORD: the admin signs in once per worker and the session cookie is
+ * reused. A test that signs in or out itself must use a fresh context (`signedOut`), since
+ * signing in again or out with the shared cookie would end the shared session.
+ */
+
+export { expect };
+export const ADMIN = E2E_ADMIN;
+
+/** An empty storage state, for `test.use({ storageState: signedOut })`. */
+export const signedOut = { cookies: [], origins: [] };
+
+export const test = base.extend<object, { adminState: string }>({
+	adminState: [
+		async ({ browser }, use, workerInfo) => {
+			const dir = path.join(workerInfo.project.outputDir, '.auth');
+			mkdirSync(dir, { recursive: true });
+			const file = path.join(dir, `admin-${workerInfo.workerIndex}.json`);
+			const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+			const page = await context.newPage();
+			await signIn(page, ADMIN.email, ADMIN.password);
+			await context.storageState({ path: file });
+			await context.close();
+			await use(file);
+		},
+		{ scope: 'worker' }
+	],
+	storageState: ({ adminState }, use) => use(adminState)
+});
+
+/** Signs in through the sign-in page and waits until it is left. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+	await page.goto('/login');
+	await page.getByLabel('E-mail').fill(email);
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** An e-mail address no other test uses. */
+export function uniqueEmail(prefix: string): string {
+	return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+/** A name no other test uses. */
+export function uniqueName(prefix: string): string {
+	return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** A password good enough for the server (12 characters at least). */
+export const PASSWORD = 'a long enough password';
+
+/** Creates a user on the admin's Users page (the page must be signed in as an admin). */
+export async function createUser(
+	page: Page,
+	user: { email: string; name: string; role: 'admin' | 'editor' | 'viewer'; password?: string }
+): Promise<void> {
+	await page.goto('/admin/users');
+	const form = page.getByRole('region', { name: 'Create a user' });
+	await form.getByLabel('E-mail').fill(user.email);
+	await form.getByLabel('Name').fill(user.name);
+	await form.getByLabel('Role').selectOption(user.role);
+	await form.getByLabel('Initial password').fill(user.password ?? PASSWORD);
+	await form.getByRole('button', { name: 'Create user' }).click();
+	await expect(page.getByRole('status')).toContainText(`Created ${user.email}`);
+}
+
+/** Creates a profile on the Profiles page and returns its id. */
+export async function createProfile(page: Page, name: string): Promise<string> {
+	await page.goto('/profiles');
+	await page.getByLabel('Name', { exact: true }).fill(name);
+	await page.getByRole('button', { name: 'Create profile' }).click();
+	await expect(page.getByRole('status')).toHaveText(`Created “${name}”.`);
+	const link = page.getByRole('link', { name, exact: true });
+	const href = await link.getAttribute('href');
+	return href!.split('/').pop()!;
+}
+
+/** Runs axe on the page as it is and expects no violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+	const results = await new AxeBuilder({ page }).analyze();
+	const found = results.violations.map(
+		(v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`
+	);
+	expect(found).toEqual([]);
+}
