@@ -2,44 +2,84 @@ import { keyOf, sampleValues, type Service } from '$lib/core/catalogue';
 import { buildRequests, type BuildResult, type Values } from '$lib/core/request';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
 
+/** Where a service editor reads and writes its settings and values. */
+export interface SettingsSource {
+	settingsOf(serviceId: string): Record<string, string>;
+	setSetting(serviceId: string, key: string, value: string): void;
+	values: Values;
+	rawSubstitution: boolean;
+}
+
+/** A source kept in memory only: the try-out editor of the services pages. */
+export class LocalSource implements SettingsSource {
+	settings = $state<Record<string, Record<string, string>>>({});
+	values = $state<Values>({});
+	rawSubstitution = $state(false);
+
+	settingsOf(serviceId: string): Record<string, string> {
+		return this.settings[serviceId] ?? {};
+	}
+
+	setSetting(serviceId: string, key: string, value: string): void {
+		this.settings = {
+			...this.settings,
+			[serviceId]: { ...this.settingsOf(serviceId), [key]: value }
+		};
+	}
+}
+
 /**
- * The state of one service's editor: its settings, the scenario values and the preview, which is
- * derived (computed again on every change by the same core the server uses).
+ * The state of one service's editor: its settings and values come from a source (memory or a
+ * profile draft); the preview is derived, computed again on every change by the same core the
+ * server uses.
  */
 export class ServiceEditor {
 	readonly service: Service;
-	settings = $state<Record<string, string>>({});
-	values = $state<Values>({});
-	rawSubstitution = $state(false);
+	readonly source: SettingsSource;
+
+	readonly #samples: Values;
+
+	/** The scenario's values over the catalogue's samples, so every name has a value. */
+	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
 	readonly #result = $derived.by(() =>
 		buildRequests({
 			service: this.service,
-			settings: this.settings,
-			values: this.values,
-			rawSubstitution: this.rawSubstitution
+			settings: this.source.settingsOf(this.service.id),
+			values: this.#values,
+			rawSubstitution: this.source.rawSubstitution
 		})
 	);
+
+	constructor(service: Service, source: SettingsSource = new LocalSource()) {
+		this.service = service;
+		this.source = source;
+		this.#samples = sampleValues(service) as Values;
+	}
+
+	/** The values this service's requests are built with. */
+	get values(): Values {
+		return this.#values;
+	}
+
+	/** Changes one sample value of the scenario. */
+	setValue(key: string, value: string): void {
+		this.source.values = { ...this.source.values, [key]: value };
+	}
 
 	/** The request(s) the caller sends for the current settings and values. */
 	get result(): BuildResult {
 		return this.#result;
 	}
 
-	constructor(service: Service, settings: Record<string, string> = {}) {
-		this.service = service;
-		this.settings = { ...settings };
-		this.values = sampleValues(service) as Values;
-	}
-
 	/** The value of a setting ('' when unset). */
 	get(key: string | undefined): string {
-		return key ? (this.settings[key] ?? '') : '';
+		return key ? (this.source.settingsOf(this.service.id)[key] ?? '') : '';
 	}
 
 	/** Changes a setting. */
 	set(key: string, value: string): void {
-		this.settings = { ...this.settings, [key]: value };
+		this.source.setSetting(this.service.id, key, value);
 	}
 
 	/** The encoding values get in the body with the current content type. */
