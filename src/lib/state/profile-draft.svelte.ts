@@ -1,0 +1,180 @@
+import type { ProfileDocument } from '$lib/core/profile';
+import type { Values } from '$lib/core/request';
+import type { SettingsSource } from './service-editor.svelte';
+
+/** A profile as the server answers it (the fields the editor uses). */
+export interface ProfileSnapshot {
+	id: string;
+	name: string;
+	revision: number;
+	author: string | null;
+	savedAt: number;
+	document: ProfileDocument;
+}
+
+/** A save refused because someone saved first. */
+export interface SaveConflict {
+	current: ProfileSnapshot;
+	yours: ProfileDocument;
+}
+
+/** What is kept in the browser between reloads until the draft is saved or discarded. */
+interface StoredDraft {
+	baseRevision: number;
+	document: ProfileDocument;
+}
+
+function storageKey(id: string): string {
+	return `provisioning-studio:draft:${id}`;
+}
+
+/**
+ * The profile being edited: a draft of its document on top of the revision it was loaded at.
+ * Unsaved changes survive reloads in the browser's storage; a save names its base revision,
+ * and a refusal (409) becomes a conflict the admin resolves.
+ */
+export class ProfileDraft implements SettingsSource {
+	readonly id: string;
+	readonly name: string;
+	baseRevision = $state(0);
+	document = $state() as ProfileDocument;
+	saving = $state(false);
+	error = $state<string | null>(null);
+	conflict = $state<SaveConflict | null>(null);
+	#saved = $state('');
+	scenarioIndex = $state(0);
+
+	readonly #dirty = $derived(JSON.stringify(this.document) !== this.#saved);
+
+	/** True when the draft came back from the browser's storage. */
+	readonly restored: boolean;
+
+	constructor(profile: ProfileSnapshot, storage?: Storage) {
+		this.id = profile.id;
+		this.name = profile.name;
+		this.#load(profile.revision, profile.document);
+		this.restored = storage ? this.restoreStored(storage) : false;
+	}
+
+	#load(revision: number, document: ProfileDocument): void {
+		this.baseRevision = revision;
+		this.document = structuredClone(document);
+		this.#saved = JSON.stringify(this.document);
+	}
+
+	/** True when the draft differs from the revision it is based on. */
+	get dirty(): boolean {
+		return this.#dirty;
+	}
+
+	/** Takes back a draft kept in the browser, if there is one. */
+	restoreStored(storage: Storage): boolean {
+		const raw = storage.getItem(storageKey(this.id));
+		if (!raw) return false;
+		try {
+			const stored = JSON.parse(raw) as StoredDraft;
+			this.document = stored.document;
+			this.baseRevision = stored.baseRevision;
+			return true;
+		} catch {
+			storage.removeItem(storageKey(this.id));
+			return false;
+		}
+	}
+
+	/** Keeps the draft in the browser while it has unsaved changes. */
+	store(storage: Storage): void {
+		if (!this.dirty) storage.removeItem(storageKey(this.id));
+		else {
+			const draft: StoredDraft = { baseRevision: this.baseRevision, document: this.document };
+			storage.setItem(storageKey(this.id), JSON.stringify(draft));
+		}
+	}
+
+	/** Drops the unsaved changes. */
+	discard(storage: Storage, head: ProfileSnapshot): void {
+		storage.removeItem(storageKey(this.id));
+		this.#load(head.revision, head.document);
+		this.conflict = null;
+	}
+
+	settingsOf(serviceId: string): Record<string, string> {
+		return this.document.services[serviceId as keyof ProfileDocument['services']] ?? {};
+	}
+
+	setSetting(serviceId: string, key: string, value: string): void {
+		const settings = { ...this.settingsOf(serviceId) };
+		if (value === '') delete settings[key];
+		else settings[key] = value;
+		this.document = {
+			...this.document,
+			services: { ...this.document.services, [serviceId]: settings }
+		};
+	}
+
+	get values(): Values {
+		return (this.document.scenarios[this.scenarioIndex]?.values ?? {}) as Values;
+	}
+
+	set values(values: Values) {
+		const scenarios = [...this.document.scenarios];
+		const index = scenarios.length ? Math.min(this.scenarioIndex, scenarios.length - 1) : 0;
+		const name = scenarios[index]?.name ?? 'Default';
+		scenarios[index] = { name, values: values as ProfileDocument['scenarios'][number]['values'] };
+		this.document = { ...this.document, scenarios };
+	}
+
+	get rawSubstitution(): boolean {
+		return this.document.rawSubstitution;
+	}
+
+	set rawSubstitution(raw: boolean) {
+		this.document = { ...this.document, rawSubstitution: raw };
+	}
+
+	/** Saves the draft as a new revision; on 409 keeps it and records the conflict. */
+	async save(message: string, fetcher: typeof fetch = fetch): Promise<boolean> {
+		this.saving = true;
+		this.error = null;
+		try {
+			const response = await fetcher(`/api/profiles/${this.id}`, {
+				method: 'PUT',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					baseRevision: this.baseRevision,
+					document: this.document,
+					message: message || undefined
+				})
+			});
+			const body = await response.json();
+			if (response.ok) {
+				this.#load(body.profile.revision, body.profile.document);
+				this.conflict = null;
+				return true;
+			}
+			if (response.status === 409) {
+				this.conflict = { current: body.current, yours: this.document };
+			}
+			this.error = body.error?.message ?? `The save failed (${response.status}).`;
+			return false;
+		} catch (error) {
+			this.error = `The save failed: ${error instanceof Error ? error.message : 'network error'}. Nothing was lost: the draft is kept.`;
+			return false;
+		} finally {
+			this.saving = false;
+		}
+	}
+
+	/** Resolves a conflict by keeping this draft on top of the other revision. */
+	keepMine(): void {
+		if (this.conflict) this.baseRevision = this.conflict.current.revision;
+		this.conflict = null;
+		this.error = null;
+	}
+
+	/** Resolves a conflict by taking the other revision and dropping this draft. */
+	takeTheirs(storage: Storage): void {
+		if (this.conflict) this.discard(storage, this.conflict.current);
+		this.error = null;
+	}
+}

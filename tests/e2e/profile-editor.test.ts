@@ -1,0 +1,70 @@
+import AxeBuilder from '@axe-core/playwright';
+import { createProfile, expect, test, uniqueName } from './fixtures';
+
+test.describe('profile editor', () => {
+	test('saves with Ctrl+S, keeps a draft across reloads, and resolves a conflict', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Editor'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await expect(page.getByText('revision 1')).toBeVisible();
+
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		await url.click();
+		await page.keyboard.type('https://sms.example.com/send?to=');
+		await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
+
+		await page.reload();
+		await expect(url).toHaveText('https://sms.example.com/send?to=');
+		await expect(page.getByText('draft restored from this browser')).toBeVisible();
+
+		await url.click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('%sms_to%');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 2')).toBeVisible();
+		await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+
+		// Someone else saves revision 3 while this page still edits on top of 2.
+		const head = await (await page.request.get(`/api/profiles/${id}`)).json();
+		const other = structuredClone(head.profile.document);
+		other.services.sendMessage.genericSmsSendContentType = 'application/json';
+		const saved = await page.request.put(`/api/profiles/${id}`, {
+			data: { baseRevision: 2, document: other },
+			headers: { origin: new URL(page.url()).origin }
+		});
+		expect(saved.status()).toBe(200);
+
+		await url.click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('&x=1');
+		await page.getByRole('button', { name: 'Save', exact: true }).click();
+		const conflict = page.getByRole('region', { name: /Revision 3 was saved/ });
+		await expect(conflict).toBeVisible();
+		await expect(conflict).toContainText('services.sendMessage.genericSmsSendContentType');
+		await conflict.getByRole('button', { name: 'Keep mine (then save)' }).click();
+		await page.getByRole('button', { name: 'Save', exact: true }).click();
+		await expect(page.getByText('revision 4')).toBeVisible();
+
+		await page.reload();
+		await expect(url).toHaveText('https://sms.example.com/send?to=%sms_to%&x=1');
+	});
+
+	test('shows every service with a status mark and has no accessibility violations', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Marks'));
+		await page.goto(`/profiles/${id}/services/invitationAccepted`);
+		const nav = page.getByRole('navigation', { name: 'Services of this profile' });
+		await expect(nav.getByRole('link')).toHaveCount(8);
+		await expect(nav.getByRole('link', { name: 'Invitation Accepted' })).toHaveAttribute(
+			'aria-current',
+			'page'
+		);
+		const results = await new AxeBuilder({ page }).analyze();
+		expect(
+			results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+		).toEqual([]);
+	});
+});
