@@ -1,3 +1,4 @@
+import { benchEditor } from './editor';
 import { benchServer } from './server';
 import { benchTemplate } from './template';
 
@@ -29,4 +30,10 @@ table(
 	'Profile API under 20 concurrent clients, 10 s each (autocannon, built server)',
 	['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
 	await benchServer()
+);
+
+table(
+	'Editor in Chromium: keystroke to updated preview',
+	['template', 'p50', 'p95', 'longest task', 'keystrokes'],
+	await benchEditor()
 );

@@ -1,9 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { startApp } from './app';
 
 /**
  * Profile GET and PUT latency of the built server under 20 concurrent clients for 10 s each
@@ -11,40 +7,8 @@ import path from 'node:path';
  * revisions, so every PUT is a real save and not a conflict.
  */
 
-const ADMIN = { email: 'bench@example.com', password: 'benchmark password 1' };
 const CONNECTIONS = 20;
 const DURATION = 10;
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as { port: number };
-			probe.close(() => resolve(port));
-		});
-	});
-}
-
-async function waitFor(url: string, ms = 20_000): Promise<void> {
-	const until = Date.now() + ms;
-	while (Date.now() < until) {
-		try {
-			if ((await fetch(url)).ok) return;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`The server did not answer ${url} within ${ms} ms`);
-}
-
-function rssOf(pid: number): number {
-	// /proc is the cheapest way to read another process's resident set size on Linux.
-	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-	return kb / 1024;
-}
 
 function document(n: number) {
 	return {
@@ -61,30 +25,10 @@ function document(n: number) {
 
 /** Runs the server benchmark and returns its table rows. */
 export async function benchServer(): Promise<string[][]> {
-	const dataDir = mkdtempSync(path.join(tmpdir(), 'ps-bench-'));
-	const port = await freePort();
-	const base = `http://127.0.0.1:${port}`;
-	const started = Date.now();
-	const child = spawn(process.execPath, ['scripts/serve.js'], {
-		env: {
-			...process.env,
-			PORT: String(port),
-			HOST: '127.0.0.1',
-			DATA_DIR: dataDir,
-			ADMIN_EMAIL: ADMIN.email,
-			ADMIN_PASSWORD: ADMIN.password
-		},
-		stdio: ['ignore', 'ignore', 'inherit']
-	});
+	const app = await startApp();
+	const base = app.base;
 	try {
-		await waitFor(`${base}/api/health`);
-		const startMs = Date.now() - started;
-		const login = await fetch(`${base}/api/session`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', origin: base },
-			body: JSON.stringify(ADMIN)
-		});
-		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		const cookie = await app.login();
 		const made = await fetch(`${base}/api/tokens`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', origin: base, cookie },
@@ -138,7 +82,7 @@ export async function benchServer(): Promise<string[][]> {
 				}
 			]
 		});
-		const rss = rssOf(child.pid!);
+		const rss = app.rss();
 		const row = (label: string, r: autocannon.Result) => [
 			label,
 			`${r.latency.p50} ms`,
@@ -149,12 +93,10 @@ export async function benchServer(): Promise<string[][]> {
 		return [
 			row('GET /api/profiles/:id', get),
 			row('PUT /api/profiles/:id', put),
-			['server start to first answer', `${startMs} ms`, '', '', ''],
+			['server start to first answer', `${app.startMs} ms`, '', '', ''],
 			['server RSS afterwards', `${rss.toFixed(0)} MB`, '', '', '']
 		];
 	} finally {
-		child.kill('SIGTERM');
-		await new Promise((r) => child.once('exit', r));
-		rmSync(dataDir, { recursive: true, force: true });
+		await app.stop();
 	}
 }

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Starts the built app for a benchmark: fresh data directory, known admin, ephemeral port. */
+
+/** The admin the benchmarks sign in as. */
+export const ADMIN = { email: 'bench@example.com', password: 'benchmark password 1' };
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = createServer();
+		probe.once('error', reject);
+		probe.listen(0, '127.0.0.1', () => {
+			const { port } = probe.address() as { port: number };
+			probe.close(() => resolve(port));
+		});
+	});
+}
+
+async function waitFor(url: string, ms = 20_000): Promise<void> {
+	const until = Date.now() + ms;
+	while (Date.now() < until) {
+		try {
+			if ((await fetch(url)).ok) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	throw new Error(`The server did not answer ${url} within ${ms} ms`);
+}
+
+/** A running app. */
+export interface BenchApp {
+	base: string;
+	child: ChildProcess;
+	startMs: number;
+	/** Resident set size of the server process, in MB. */
+	rss(): number;
+	/** A session cookie of the admin. */
+	login(): Promise<string>;
+	stop(): Promise<void>;
+}
+
+/** Starts `scripts/serve.js` and waits until it answers. */
+export async function startApp(): Promise<BenchApp> {
+	const dataDir = mkdtempSync(path.join(tmpdir(), 'ps-bench-'));
+	const port = await freePort();
+	const base = `http://127.0.0.1:${port}`;
+	const started = Date.now();
+	const child = spawn(process.execPath, ['scripts/serve.js'], {
+		env: {
+			...process.env,
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir,
+			ADMIN_EMAIL: ADMIN.email,
+			ADMIN_PASSWORD: ADMIN.password
+		},
+		stdio: ['ignore', 'ignore', 'inherit']
+	});
+	await waitFor(`${base}/api/health`);
+	return {
+		base,
+		child,
+		startMs: Date.now() - started,
+		rss() {
+			// /proc is the cheapest way to read another process's resident set size on Linux.
+			const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+			return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+		},
+		async login() {
+			const answer = await fetch(`${base}/api/session`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', origin: base },
+				body: JSON.stringify(ADMIN)
+			});
+			return (answer.headers.get('set-cookie') ?? '').split(';')[0];
+		},
+		async stop() {
+			child.kill('SIGTERM');
+			await new Promise((r) => child.once('exit', r));
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	};
+}
