@@ -6,6 +6,8 @@ export interface Segment {
 	key?: string;
 	title?: string;
 	status?: Substitution['status'];
+	/** Raw substitution: this value would break its spot (see `Substitution.breaks`). */
+	breaks?: boolean;
 }
 
 /** Above this size the preview shows the text without marks, to stay fast. */
@@ -27,11 +29,15 @@ export function segments(text: string, substitutions: readonly Substitution[]): 
 					: sub.status === 'empty'
 						? 'no value in this scenario: sent empty'
 						: ENCODING_LABELS[sub.encoding];
+		const breaks = sub.breaks
+			? ` — breaks this spot: it needs to be ${ENCODING_LABELS[sub.breaks]}`
+			: '';
 		out.push({
 			text: text.slice(sub.from, sub.to),
 			key: sub.key,
-			title: `%${sub.key}% — ${how}`,
-			status: sub.status
+			title: `%${sub.key}% — ${how}${breaks}`,
+			status: sub.status,
+			breaks: sub.breaks !== undefined
 		});
 		at = sub.to;
 	}

@@ -4,3 +4,5 @@ export * from './curl';
 export type { Settings } from './settings';
 export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
+export { urlCandidates, chosenUrl, type UrlCandidate } from './settings';
+export * from './sso';

@@ -34,25 +34,43 @@ function text(settings: Settings, key: string | undefined): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/** A key that may supply a service's URL, in the order the caller tries them. */
+export interface UrlCandidate {
+	key: string;
+	label: string;
+	value: string;
+}
+
+/**
+ * The keys that may supply a service's URL, by priority: its URL key, then its fallback URLs
+ * (External provisioning on SSO: extSSOProvUrl, the reprovisioning URL, the initial one).
+ */
+export function urlCandidates(service: Service, settings: Settings): UrlCandidate[] {
+	const urlKey = service.keys.find((k) => k.role === 'url');
+	const keys = [
+		...(urlKey ? [urlKey] : []),
+		...service.keys.filter((k) => k.role === 'fallbackUrl')
+	];
+	return keys.map((k) => ({ key: k.key, label: k.label, value: text(settings, k.key) }));
+}
+
+/** The candidate the caller calls: the first one set; null when none is. */
+export function chosenUrl(candidates: readonly UrlCandidate[]): UrlCandidate | null {
+	return candidates.find((c) => c.value.trim() !== '') ?? null;
+}
+
 function resolveUrl(service: Service, settings: Settings, issues: Issue[]) {
+	const candidates = urlCandidates(service, settings);
 	const urlKey = keyOf(service, 'url') ?? '';
-	const fallbacks = service.keys.filter((k) => k.role === 'fallbackUrl');
-	if (text(settings, urlKey).trim() !== '' || fallbacks.length === 0) {
-		return { url: text(settings, urlKey), urlField: urlKey };
-	}
-	for (const fallback of fallbacks) {
-		const value = text(settings, fallback.key);
-		if (value.trim() !== '') {
-			issues.push({
-				code: 'url_fallback',
-				severity: 'info',
-				message: `${urlKey} is empty, so the ${fallback.label.toLowerCase()} (${fallback.key}) is called.`,
-				field: fallback.key
-			});
-			return { url: value, urlField: fallback.key };
-		}
-	}
-	return { url: '', urlField: urlKey };
+	const chosen = chosenUrl(candidates);
+	if (!chosen || chosen.key === urlKey) return { url: text(settings, urlKey), urlField: urlKey };
+	issues.push({
+		code: 'url_fallback',
+		severity: 'info',
+		message: `${urlKey} is empty, so the ${chosen.label.toLowerCase()} (${chosen.key}) is called.`,
+		field: chosen.key
+	});
+	return { url: chosen.value, urlField: chosen.key };
 }
 
 /** Reads a service's settings the way its caller does. */

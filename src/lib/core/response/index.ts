@@ -2,3 +2,4 @@
 export * from './interpret';
 export { E164, type PhoneNumbers } from './phone-numbers';
 export { firstCharacters, formatOf, messageOf } from './body';
+export { readAccountTags, type AccountTags } from './provisioning';

@@ -16,16 +16,18 @@ export interface ProvisioningAccount {
 	summary: string;
 }
 
-/** Reads the account document; null when it cannot be parsed (the answer is then ignored). */
-export function readProvisioningAccount(body: string, issues: Issue[]): ProvisioningAccount | null {
-	if (body.trim() === '') {
-		return {
-			username: null,
-			hasPassword: false,
-			summary:
-				'The answer is empty: %username% and %password% are filled from the device credentials.'
-		};
-	}
+/** The `username` and `password` tags of an account document (null when absent or empty). */
+export interface AccountTags {
+	username: string | null;
+	password: string | null;
+}
+
+/**
+ * The tags of an account document (`<account>`, or `<provisioning><account>`); an empty body has
+ * none. Null when it cannot be parsed or is no account document: the issue says why.
+ */
+export function readAccountTags(body: string, issues: Issue[]): AccountTags | null {
+	if (body.trim() === '') return { username: null, password: null };
 	const parsed = parseXml(body);
 	if (!parsed.ok) {
 		issues.push({ ...parsed.issue, severity: 'warning' });
@@ -41,8 +43,26 @@ export function readProvisioningAccount(body: string, issues: Issue[]): Provisio
 		});
 		return null;
 	}
-	const username = childNamed(root, 'username')?.text.trim() || null;
-	const hasPassword = (childNamed(root, 'password')?.text ?? '') !== '';
+	return {
+		username: childNamed(root, 'username')?.text.trim() || null,
+		password: childNamed(root, 'password')?.text || null
+	};
+}
+
+/** Reads the account document; null when it cannot be parsed (the answer is then ignored). */
+export function readProvisioningAccount(body: string, issues: Issue[]): ProvisioningAccount | null {
+	if (body.trim() === '') {
+		return {
+			username: null,
+			hasPassword: false,
+			summary:
+				'The answer is empty: %username% and %password% are filled from the device credentials.'
+		};
+	}
+	const tags = readAccountTags(body, issues);
+	if (!tags) return null;
+	const { username } = tags;
+	const hasPassword = tags.password !== null;
 	const user = username
 		? `%username% is “${username}” (from the username tag)`
 		: '%username% comes from the device credentials';

@@ -147,6 +147,37 @@ describe('expand', () => {
 		expect(out.substitutions[0].encoding).toBe('raw');
 	});
 
+	describe('raw mode marks what would break', () => {
+		it.each([
+			['json', '{"b":"%v%"}', 'say "hi"\\', ['"', '\\']],
+			['url', 'https://x.test/?q=%v%', 'a&b c', ['&', ' ']],
+			['form', 'b=%v%', 'x=1&y', ['=', '&']],
+			['xml', '<b>%v%</b>', 'a < b & c\nd', ['<', '&']]
+		] as const)(
+			'in a %s spot names the characters that need escaping',
+			(context, template, value, chars) => {
+				const out = run(template, { v: value }, { context, raw: true });
+				expect(out.substitutions[0].breaks).toBe(context);
+				const issue = out.issues.find((i) => i.code === 'raw_breaks');
+				expect(issue?.severity).toBe('warning');
+				for (const char of chars) expect(issue?.message).toContain(JSON.stringify(char));
+				expect(template.slice(issue!.from, issue!.to)).toBe('%v%');
+			}
+		);
+
+		it('leaves values that need no escaping unmarked', () => {
+			const out = run('{"b":"%v%"}', { v: 'plain text 42' }, { context: 'json', raw: true });
+			expect(out.substitutions[0].breaks).toBeUndefined();
+			expect(out.issues).toEqual([]);
+		});
+
+		it('marks nothing outside raw mode', () => {
+			const out = run('{"b":"%v%"}', { v: 'say "hi"' }, { context: 'json' });
+			expect(out.substitutions[0].breaks).toBeUndefined();
+			expect(out.issues.map((i) => i.code)).not.toContain('raw_breaks');
+		});
+	});
+
 	it('never scans a value again', () => {
 		const asked: string[] = [];
 		const out = expand(tokenize('%a%|%b%'), {
@@ -250,7 +281,8 @@ describe('expand', () => {
 		});
 
 		it('does not warn in raw mode or in JSON, where nothing is replaced', () => {
-			expect(run('%x%', { x: '\u0001' }, { context: 'xml', raw: true }).issues).toEqual([]);
+			const raw = run('%x%', { x: '\u0001' }, { context: 'xml', raw: true }).issues;
+			expect(raw.map((i) => i.code)).toEqual(['raw_breaks']);
 			expect(run('%x%', { x: '\u0001' }, { context: 'json' }).issues).toEqual([]);
 		});
 	});

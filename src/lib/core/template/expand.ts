@@ -1,6 +1,6 @@
 import type { Party } from '../catalogue/schema';
 import type { Issue } from '../issues';
-import { encodeValue, hasXmlInvalidChars, type Encoding } from './encode';
+import { ENCODING_LABELS, encodeValue, hasXmlInvalidChars, type Encoding } from './encode';
 import { sha1Hex } from './sha1';
 import type { PlaceholderToken, Tokenized } from './tokenize';
 
@@ -24,6 +24,11 @@ export interface Substitution {
 	key: string;
 	encoding: Encoding;
 	status: SubstitutionStatus;
+	/**
+	 * Raw substitution only: the encoding this spot gives values (URL, form, JSON, XML) when the
+	 * value holds characters that encoding would escape — sent raw, they break the text around.
+	 */
+	breaks?: Encoding;
 }
 
 /** Options of {@link expand}. */
@@ -63,6 +68,32 @@ function listAsXml(parties: readonly Party[], escape: (s: string) => string): st
 			`<party><username>${escape(p.username)}</username><device>${escape(p.device)}</device></party>`
 	);
 	return `<list>${items.join('')}</list>`;
+}
+
+/** XML writes these as references only so attributes keep them; raw, they break nothing. */
+const XML_HARMLESS = new Set(['\r', '\n', '\t']);
+
+/** The characters of a value that an encoding would change, each once, in order. */
+export function charsEscapedBy(value: string, encoding: Encoding): string[] {
+	const seen = new Map<string, boolean>();
+	for (const char of value) {
+		if (seen.has(char)) continue;
+		const harmless = encoding === 'xml' && XML_HARMLESS.has(char);
+		seen.set(char, !harmless && encodeValue(char, encoding) !== char);
+	}
+	return [...seen].filter(([, escaped]) => escaped).map(([char]) => char);
+}
+
+function rawBreaks(token: PlaceholderToken, context: Encoding, chars: string[]): Issue {
+	const shown = chars.slice(0, 6).map((c) => JSON.stringify(c));
+	const more = chars.length > shown.length ? ` and ${chars.length - shown.length} more` : '';
+	return {
+		code: 'raw_breaks',
+		severity: 'warning',
+		message: `Raw substitution: %${token.key}% goes in unescaped, but ${shown.join(', ')}${more} must be ${ENCODING_LABELS[context]} here; a caller that does no escaping would break this ${context === 'url' ? 'URL' : `${context.toUpperCase()} text`}.`,
+		from: token.from,
+		to: token.to
+	};
 }
 
 function notXmlSafe(token: PlaceholderToken): Issue {
@@ -133,6 +164,7 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 		let status: SubstitutionStatus =
 			token.ref.kind === 'sha1' ? 'value' : (options.statusOf?.(token.key) ?? 'value');
 		let text: string;
+		let breaks: Encoding | undefined;
 		if (token.ref.kind === 'sha1') {
 			const inner = innerText(token.ref.inner, options);
 			// Like any name without a value, the whole call is kept as written.
@@ -149,6 +181,13 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 			} else if (typeof value === 'string') {
 				if (encoding === 'xml' && hasXmlInvalidChars(value)) issues.push(notXmlSafe(token));
 				text = encodeValue(value, encoding);
+				if (options.raw && options.context !== 'raw') {
+					const chars = charsEscapedBy(value, options.context);
+					if (chars.length) {
+						breaks = options.context;
+						issues.push(rawBreaks(token, options.context, chars));
+					}
+				}
 			} else {
 				text = renderList(value, options.context, encoding, token, issues);
 			}
@@ -161,7 +200,8 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 			sourceTo: token.to,
 			key: token.key,
 			encoding,
-			status
+			status,
+			...(breaks ? { breaks } : {})
 		});
 		length += text.length;
 	}
