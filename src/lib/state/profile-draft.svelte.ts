@@ -1,4 +1,4 @@
-import type { ProfileDocument } from '$lib/core/profile';
+import type { ProfileDocument, Scenario } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';
 import type { SettingsSource } from './service-editor.svelte';
 
@@ -110,6 +110,49 @@ export class ProfileDraft implements SettingsSource {
 			...this.document,
 			services: { ...this.document.services, [serviceId]: settings }
 		};
+	}
+
+	/** The names of the profile's scenarios, in order. */
+	get scenarioNames(): string[] {
+		return this.document.scenarios.map((s) => s.name);
+	}
+
+	/** Makes the scenario at `index` the one the preview uses. */
+	selectScenario(index: number): void {
+		this.scenarioIndex = Math.max(0, Math.min(index, this.document.scenarios.length - 1));
+	}
+
+	/** Adds a scenario (its name made unique) and selects it; answers its index. */
+	addScenario(name: string, values: Values): number {
+		const taken = this.scenarioNames;
+		let unique = name.trim() || 'Scenario';
+		for (let n = 2; taken.includes(unique); n++) unique = `${name.trim() || 'Scenario'} ${n}`;
+		const scenario = { name: unique, values: structuredClone(values) as Scenario['values'] };
+		this.document = { ...this.document, scenarios: [...this.document.scenarios, scenario] };
+		this.scenarioIndex = this.document.scenarios.length - 1;
+		return this.scenarioIndex;
+	}
+
+	/** Renames a scenario; answers what is wrong with the name, or null when it was renamed. */
+	renameScenario(index: number, name: string): string | null {
+		const trimmed = name.trim();
+		if (trimmed === '') return 'A scenario needs a name.';
+		if (trimmed.length > 100) return 'A scenario name has at most 100 characters.';
+		if (this.scenarioNames.some((n, i) => n === trimmed && i !== index)) {
+			return `Another scenario is named "${trimmed}".`;
+		}
+		const scenarios = this.document.scenarios.map((s, i) =>
+			i === index ? { ...s, name: trimmed } : s
+		);
+		this.document = { ...this.document, scenarios };
+		return null;
+	}
+
+	/** Deletes a scenario; the one before it becomes the current one. */
+	removeScenario(index: number): void {
+		const scenarios = this.document.scenarios.filter((_, i) => i !== index);
+		this.document = { ...this.document, scenarios };
+		this.scenarioIndex = Math.max(0, Math.min(this.scenarioIndex, scenarios.length - 1));
 	}
 
 	get values(): Values {

@@ -1,5 +1,10 @@
 import { keyOf, sampleValues, type Service } from '$lib/core/catalogue';
-import { buildRequests, type BuildResult, type Values } from '$lib/core/request';
+import {
+	buildRequests,
+	type BuildResult,
+	type ScenarioValue,
+	type Values
+} from '$lib/core/request';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
 
 /** Where a service editor reads and writes its settings and values. */
@@ -57,13 +62,30 @@ export class ServiceEditor {
 		this.#samples = sampleValues(service) as Values;
 	}
 
+	/** The catalogue's sample for a name (what a value falls back to). */
+	sampleOf(key: string): ScenarioValue | undefined {
+		return this.#samples[key];
+	}
+
+	/** Drops the scenario's own value of a name, so the catalogue's sample is used again. */
+	resetValue(key: string): void {
+		const values = { ...this.source.values };
+		delete values[key];
+		this.source.values = values;
+	}
+
+	/** True when the scenario gives a name its own value. */
+	hasOwnValue(key: string): boolean {
+		return Object.hasOwn(this.source.values, key);
+	}
+
 	/** The values this service's requests are built with. */
 	get values(): Values {
 		return this.#values;
 	}
 
 	/** Changes one sample value of the scenario. */
-	setValue(key: string, value: string): void {
+	setValue(key: string, value: ScenarioValue): void {
 		this.source.values = { ...this.source.values, [key]: value };
 	}
 

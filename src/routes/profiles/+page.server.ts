@@ -1,5 +1,5 @@
 import { fail } from '@sveltejs/kit';
-import { emptyDocument } from '$lib/core/profile';
+import { newDocument } from '$lib/core/profile';
 import { recordAudit } from '$lib/server/audit';
 import type { AuthUser } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
@@ -42,7 +42,7 @@ export const actions: Actions = {
 		if (!checked.ok) return fail(400, { form: 'create' as const, name, error: checked.message });
 		const profile = await createProfile(serverContext(), requireUser(event), clientIp(event), {
 			name: checked.name,
-			document: emptyDocument(),
+			document: newDocument(),
 			message: 'Created'
 		});
 		return { form: 'create' as const, done: `Created “${profile.name}”.`, id: profile.id };

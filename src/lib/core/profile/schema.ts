@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PartySchema } from '../catalogue/schema';
+import { SCENARIO_PRESETS } from '../catalogue/scenarios';
 import { SERVICES } from '../catalogue/services';
 import { isSecretKey } from './secrets';
 
@@ -92,4 +93,11 @@ export type ProfileDocument = z.infer<typeof ProfileDocumentSchema>;
 /** An empty profile document. */
 export function emptyDocument(): ProfileDocument {
 	return ProfileDocumentSchema.parse({});
+}
+
+/** A new profile: no settings yet, and the standard scenarios to preview them with. */
+export function newDocument(): ProfileDocument {
+	return ProfileDocumentSchema.parse({
+		scenarios: SCENARIO_PRESETS.map((p) => ({ name: p.name, values: p.values }))
+	});
 }

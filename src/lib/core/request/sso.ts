@@ -29,7 +29,6 @@ export function provisioningRoute(settings: Settings): ProvisioningRoute {
 	return { skipped, flagKey, candidates, chosen: skipped ? null : chosenUrl(candidates) };
 }
 
-
 /** One legacy placeholder and where its value comes from. */
 export interface LegacyCredential {
 	placeholder: 'username' | 'password';

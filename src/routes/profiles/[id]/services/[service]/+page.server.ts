@@ -9,7 +9,8 @@ export const load: PageServerLoad = async ({ params, locals }) => {
 	if (!service || service.kind !== 'template') {
 		error(404, `There is no provider web service "${params.service}".`);
 	}
-	const profile = await getProfile(serverContext(), params.id);
+	const ctx = serverContext();
+	const profile = await getProfile(ctx, params.id);
 	if (!profile || profile.deletedAt !== null) error(404, 'There is no such profile.');
 	return {
 		serviceId: service.id,
@@ -21,6 +22,10 @@ export const load: PageServerLoad = async ({ params, locals }) => {
 			savedAt: profile.savedAt,
 			document: profile.document
 		},
+		profiles: (await ctx.store.profiles.list({ deleted: false })).map((p) => ({
+			id: p.id,
+			name: p.name
+		})),
 		canWrite: locals.user?.role === 'editor' || locals.user?.role === 'admin'
 	};
 };

@@ -1,0 +1,191 @@
+import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import type { Page } from '@playwright/test';
+
+/** Types into a template editor (CodeMirror) at the end of its text. */
+async function typeInto(page: Page, name: string, text: string) {
+	const field = page.getByRole('textbox', { name });
+	await field.click();
+	await page.keyboard.press('Control+End');
+	await page.keyboard.type(text);
+	await page.keyboard.press('Escape');
+}
+
+const URL_FIELD = 'URL (genericSmsSendUrl)';
+const BODY_FIELD = 'Post data (genericSmsSendPostData)';
+
+test.describe('editor journeys', () => {
+	test('named scenarios: two recipients give two requests, a third line a third', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Scenarios'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send?to=%sms_to%');
+
+		const scenario = page.getByLabel('Scenario', { exact: true });
+		await expect(scenario.locator('option')).toHaveText([
+			'Text message',
+			'Media message',
+			'Disposition notification',
+			'Two recipients'
+		]);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await expect(preview.getByRole('status')).toContainText('1 request ·');
+
+		await scenario.selectOption({ label: 'Two recipients' });
+		await expect(preview.getByRole('status')).toContainText('2 requests ·');
+		const tabs = preview.getByRole('tab');
+		await expect(tabs).toHaveText(['Request 1 → +14155550123', 'Request 2 → +447700900456']);
+		await tabs.nth(1).click();
+		await expect(preview.getByLabel('URL')).toHaveText(
+			'https://sms.example.com/send?to=%2B447700900456'
+		);
+
+		const recipients = page.getByRole('textbox', { name: '%sms_to%' });
+		await recipients.press('End');
+		await recipients.pressSequentially('\n+33612345678');
+		await expect(preview.getByRole('status')).toContainText('3 requests ·');
+
+		await scenario.selectOption({ label: 'Media message' });
+		await expect(preview.getByRole('status')).toContainText('1 request ·');
+		await typeInto(page, URL_FIELD, '&type=%content_type%');
+		await expect(preview.getByLabel('URL')).toContainText(
+			'type=application%2Fx-acro-filetransfer%2Bjson'
+		);
+
+		await page.getByLabel('New scenario from').selectOption({ label: 'Blank (catalogue samples)' });
+		await page.getByRole('button', { name: 'Add scenario' }).click();
+		await expect(scenario).toHaveValue('4');
+		await page.getByRole('button', { name: 'Rename…' }).click();
+		await page.getByLabel('New name of the scenario').fill('Text message');
+		await page.getByRole('button', { name: 'Rename', exact: true }).click();
+		await expect(page.getByRole('alert')).toHaveText('Another scenario is named "Text message".');
+		await page.getByLabel('New name of the scenario').fill('Night shift');
+		await page.getByRole('button', { name: 'Rename', exact: true }).click();
+		await expect(scenario.locator('option:checked')).toHaveText('Night shift');
+
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 2', { exact: true })).toBeVisible();
+		await page.reload();
+		await expect(scenario.locator('option')).toHaveCount(5);
+		await expectAccessible(page);
+	});
+
+	test('save, reload, compare and restore an older revision from the editor', async ({ page }) => {
+		const id = await createProfile(page, uniqueName('Revisions'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await typeInto(page, URL_FIELD, 'https://old.example.com/send');
+		await page.getByLabel('Message').fill('first server');
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 2', { exact: true })).toBeVisible();
+
+		const url = page.getByRole('textbox', { name: URL_FIELD });
+		await url.click();
+		await page.keyboard.press('Control+a');
+		await page.keyboard.type('https://new.example.com/send');
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 3', { exact: true })).toBeVisible();
+		await page.reload();
+		await expect(url).toHaveText('https://new.example.com/send');
+
+		await page.getByRole('button', { name: 'Revisions' }).click();
+		const drawer = page.getByRole('complementary', { name: 'Revisions' });
+		await expect(drawer.getByText('first server')).toBeVisible();
+		await drawer.getByRole('button', { name: 'Compare revision 2 with the draft' }).click();
+		const compared = drawer.getByRole('region', { name: 'Revision 2 → your draft' });
+		await expect(compared.getByRole('row').nth(1)).toContainText(
+			'services.sendMessage.genericSmsSendUrl'
+		);
+		await expect(compared).toContainText('https://old.example.com/send');
+		await expectAccessible(page);
+
+		page.once('dialog', (dialog) => dialog.accept());
+		await drawer.getByRole('button', { name: 'Restore revision 2' }).click();
+		await expect(page.getByText('revision 4', { exact: true })).toBeVisible();
+		await expect(url).toHaveText('https://old.example.com/send');
+		await page.reload();
+		await expect(url).toHaveText('https://old.example.com/send');
+		await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+	});
+
+	test('raw substitution marks what would break, and the body has a pretty view', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Raw'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		await page.getByLabel('Content type genericSmsSendContentType').fill('application/json');
+		await typeInto(page, BODY_FIELD, '{"to":"%sms_to%","text":"%sms_body%"}');
+
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await preview.getByRole('button', { name: 'Pretty' }).click();
+		await expect(preview.getByLabel('Body (pretty)')).toContainText(
+			'{\n  "to": "+14155550123",\n  "text": "Tom said \\"meet at 7'
+		);
+		await preview.getByRole('button', { name: 'Exact' }).click();
+		await expect(preview.getByLabel('Body', { exact: true })).toContainText(
+			'{"to":"+14155550123","text":"Tom said \\"meet'
+		);
+
+		await page.getByLabel(/Raw substitution/).check();
+		await expect(preview).toContainText(
+			'Raw substitution: %sms_body% goes in unescaped, but "\\"", "\\n" must be JSON string escaped here'
+		);
+		const broken = preview.locator('mark.breaks');
+		await expect(broken).toHaveCount(1);
+		await expect(broken).toHaveAttribute('title', /%sms_body% .*breaks this spot/);
+	});
+
+	test('the External Authentication panel follows the URL priority and the skip flag', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('SSO'));
+		await page.goto(`/profiles/${id}/services/extSSOProv`);
+		const panel = page.getByRole('region', {
+			name: 'How the SSO server resolves External Authentication'
+		});
+		await expect(panel).toContainText('None is set');
+
+		await typeInto(
+			page,
+			'Initial provisioning URL (initialProvisioningUrl)',
+			'https://prov.example.com/i'
+		);
+		await expect(panel.getByRole('listitem').nth(2)).toContainText('← called');
+		await typeInto(page, 'Reprovisioning URL (reprovisioningUrl)', 'https://prov.example.com/re');
+		await expect(panel.getByRole('listitem').nth(1)).toContainText('← called');
+		await expect(panel.getByRole('listitem').nth(2)).not.toContainText('← called');
+
+		const username = panel.getByRole('row').filter({ hasText: '%username%' });
+		await expect(username).toContainText("the device's cloud username");
+		await panel
+			.getByLabel('The account document that URL answers (optional)')
+			.fill('<account><username>1001</username></account>');
+		await expect(username).toContainText('1001');
+		await expect(username).toContainText('the username tag of the account document');
+		await panel.getByRole('button', { name: 'Use these values in the scenario' }).click();
+		await expect(page.getByRole('textbox', { name: '%username%' })).toHaveValue('1001');
+
+		await page.getByLabel(/Skip on SSO/).check();
+		await expect(panel).toContainText('externalProvisioningOnSSODisabled is 1');
+		await expect(username).toContainText("the device's cloud username");
+		await expectAccessible(page);
+
+		await page.goto(`/profiles/${id}/services/externalAuth`);
+		await expect(
+			page.getByRole('region', { name: 'How the SSO server resolves External Authentication' })
+		).toBeVisible();
+	});
+
+	test('the profile switcher opens the same service in another profile', async ({ page }) => {
+		const first = uniqueName('First');
+		const second = uniqueName('Second');
+		const firstId = await createProfile(page, first);
+		const secondId = await createProfile(page, second);
+		await page.goto(`/profiles/${firstId}/services/pushTokenReporter`);
+		await page.getByLabel('Profile', { exact: true }).selectOption({ label: second });
+		await page.waitForURL(`**/profiles/${secondId}/services/pushTokenReporter`);
+		await expect(page.getByLabel('Profile', { exact: true }).locator('option:checked')).toHaveText(
+			second
+		);
+	});
+});
