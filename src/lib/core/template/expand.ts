@@ -146,6 +146,26 @@ function innerText(token: PlaceholderToken, options: ExpandOptions): string | un
 	return listAsJson(value, (s) => encodeValue(s, 'json'));
 }
 
+/** A text value as written into a spot, with what the checks found in it. */
+interface Written {
+	value: string;
+	text: string;
+	/** XML encoding: the value holds characters XML 1.0 cannot carry. */
+	xmlUnsafe: boolean;
+	/** Raw substitution: the characters the spot's own encoding would have escaped. */
+	breaks: string[];
+}
+
+function writeString(value: string, encoding: Encoding, options: ExpandOptions): Written {
+	const raw = options.raw === true && options.context !== 'raw';
+	return {
+		value,
+		text: encodeValue(value, encoding),
+		xmlUnsafe: encoding === 'xml' && hasXmlInvalidChars(value),
+		breaks: raw ? charsEscapedBy(value, options.context) : []
+	};
+}
+
 /** Expands a tokenized template. Never throws, whatever the values. */
 export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion {
 	const { source, tokens } = tokenized;
@@ -153,6 +173,16 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 	const chunks: string[] = [];
 	const substitutions: Substitution[] = [];
 	const issues: Issue[] = [];
+	const seen = new Map<string, Written>();
+	const statuses = new Map<string, SubstitutionStatus>();
+	const statusOf = (key: string): SubstitutionStatus => {
+		let status = statuses.get(key);
+		if (status === undefined) {
+			status = options.statusOf?.(key) ?? 'value';
+			statuses.set(key, status);
+		}
+		return status;
+	};
 	let length = 0;
 	for (const token of tokens) {
 		if (token.kind === 'text') {
@@ -161,8 +191,7 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 			length += text.length;
 			continue;
 		}
-		let status: SubstitutionStatus =
-			token.ref.kind === 'sha1' ? 'value' : (options.statusOf?.(token.key) ?? 'value');
+		let status: SubstitutionStatus = token.ref.kind === 'sha1' ? 'value' : statusOf(token.key);
 		let text: string;
 		let breaks: Encoding | undefined;
 		if (token.ref.kind === 'sha1') {
@@ -179,14 +208,17 @@ export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion 
 				text = source.slice(token.from, token.to);
 				status = 'literal';
 			} else if (typeof value === 'string') {
-				if (encoding === 'xml' && hasXmlInvalidChars(value)) issues.push(notXmlSafe(token));
-				text = encodeValue(value, encoding);
-				if (options.raw && options.context !== 'raw') {
-					const chars = charsEscapedBy(value, options.context);
-					if (chars.length) {
-						breaks = options.context;
-						issues.push(rawBreaks(token, options.context, chars));
-					}
+				// A name often recurs (a large body repeats it thousands of times): encode it once.
+				let written = seen.get(token.key);
+				if (written === undefined || written.value !== value) {
+					written = writeString(value, encoding, options);
+					seen.set(token.key, written);
+				}
+				text = written.text;
+				if (written.xmlUnsafe) issues.push(notXmlSafe(token));
+				if (written.breaks.length) {
+					breaks = options.context;
+					issues.push(rawBreaks(token, options.context, written.breaks));
 				}
 			} else {
 				text = renderList(value, options.context, encoding, token, issues);
