@@ -187,5 +187,10 @@ test.describe('editor journeys', () => {
 		await expect(page.getByLabel('Profile', { exact: true }).locator('option:checked')).toHaveText(
 			second
 		);
+
+		await page.getByRole('link', { name: 'Media Reference Send' }).click();
+		await expect(page.getByRole('note')).toContainText('Not yet supported by the client');
+		await page.getByRole('link', { name: 'Send Message' }).click();
+		await expect(page.getByRole('note')).toHaveCount(0);
 	});
 });

@@ -448,3 +448,9 @@ describe('vocabularyOf', () => {
 		expect(vocabularyOf(service)).toBe(vocabularyOf(service));
 	});
 });
+
+describe('client support', () => {
+	it('marks only Media Reference Send as not yet supported by the client', () => {
+		expect(SERVICES.filter((s) => s.notYetSupported).map((s) => s.id)).toEqual(['mediaRefSend']);
+	});
+});

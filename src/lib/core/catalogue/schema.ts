@@ -171,6 +171,8 @@ export const ServiceSchema = z.object({
 		shownBodyChars: z.number().int().nullable()
 	}),
 	/** Remarks from the contract an admin should see beside the settings. */
-	remarks: z.array(z.string())
+	remarks: z.array(z.string()),
+	/** Set when the contract marks the service as not yet supported by the client. */
+	notYetSupported: z.boolean().optional()
 });
 export type Service = z.infer<typeof ServiceSchema>;

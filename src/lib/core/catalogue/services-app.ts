@@ -165,6 +165,7 @@ export const mediaRefSend: Service = {
 	failure: 'showMessageOrGeneric',
 	responseBody: 'notParsed',
 	limits: { httpsOnly: false, recipientsPerCall: 1, shownBodyChars: null },
+	notYetSupported: true,
 	remarks: [
 		'Marked in the contract as not yet supported by the client.',
 		'When genericMediaRefSendUrl is not defined, the message is delivered as a multipart message via SIP.'
