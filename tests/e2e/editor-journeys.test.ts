@@ -112,7 +112,16 @@ test.describe('editor journeys', () => {
 	}) => {
 		const id = await createProfile(page, uniqueName('Raw'));
 		await page.goto(`/profiles/${id}/services/sendMessage`);
-		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send?to=%sms_too%&x=1');
+		const diagnostics = page.getByRole('region', { name: 'Request preview' }).getByRole('listitem');
+		const unknown = diagnostics.filter({ hasText: 'sms_too' });
+		// Jump to source selects the placeholder in its editor: typing replaces it.
+		await unknown.getByRole('button', { name: 'genericSmsSendUrl' }).click();
+		await page.keyboard.type('%sms_to%');
+		await expect(page.getByRole('textbox', { name: URL_FIELD })).toHaveText(
+			'https://sms.example.com/send?to=%sms_to%&x=1'
+		);
+		await expect(unknown).toHaveCount(0);
 		await page.getByLabel('Content type genericSmsSendContentType').fill('application/json');
 		await typeInto(page, BODY_FIELD, '{"to":"%sms_to%","text":"%sms_body%"}');
 
@@ -130,8 +139,10 @@ test.describe('editor journeys', () => {
 		await expect(preview).toContainText(
 			'Raw substitution: %sms_body% goes in unescaped, but "\\"", "\\n" must be JSON string escaped here'
 		);
-		const broken = preview.locator('mark.breaks');
+		// The body's %sms_body% has a quote and a newline; the URL's %sms_to% has a "+".
+		const broken = preview.getByLabel('Body', { exact: true }).locator('mark.breaks');
 		await expect(broken).toHaveCount(1);
+		await expect(preview.getByLabel('URL').locator('mark.breaks')).toHaveCount(1);
 		await expect(broken).toHaveAttribute('title', /%sms_body% .*breaks this spot/);
 	});
 
