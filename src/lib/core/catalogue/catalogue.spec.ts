@@ -10,11 +10,11 @@ import {
 	keyOf,
 	SERVICE_IDS,
 	SERVICES,
-	ServiceSchema,
 	vocabularyOf,
 	type FailureRule,
 	type Service
 } from '.';
+import { ServiceSchema } from './schema';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';

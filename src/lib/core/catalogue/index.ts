@@ -1,5 +1,6 @@
 /** The contract as data: services, variables and the rules the rest of the product reads. */
-export * from './schema';
+// Types only: the zod schemas stay out of the browser's bundle (import them from './schema').
+export type * from './schema';
 export * from './services';
 export * from './vocabulary';
 export { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
