@@ -4,3 +4,4 @@ export * from './curl';
 export type { Settings } from './settings';
 export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
+export { redactRequest, scrubSecrets, type RedactedRequest } from './redact';
