@@ -8,7 +8,7 @@ import type {
 	ResponseEnvelope
 } from '../../src/lib/server/test-calls';
 import { createProfile, createUser, profileDocument, serverWithAdmin } from '../helpers/fixtures';
-import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
+import { Client, freePort, stopAllServers } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
 /**
@@ -40,12 +40,11 @@ const TEST_ENV = {
 	OUTBOUND_MAX_IN_FLIGHT: '2'
 };
 
-let server: TestServer;
 let admin: Client;
 let upstream: Upstream;
 
 beforeAll(async () => {
-	({ server, admin } = await serverWithAdmin(TEST_ENV));
+	({ admin } = await serverWithAdmin(TEST_ENV));
 	upstream = await startUpstream();
 });
 
