@@ -11,7 +11,10 @@ export const GET: RequestHandler = async ({ params, request }) => {
 	let stop = () => {};
 	const stream = new ReadableStream<Uint8Array>({
 		start(controller) {
-			const send = (text: string) => controller.enqueue(encoder.encode(text));
+			let open = true;
+			const send = (text: string) => {
+				if (open) controller.enqueue(encoder.encode(text));
+			};
 			send(': connected\n\n');
 			const unwatch = watchSink(sink.key, (received) => {
 				send(`event: request\ndata: ${JSON.stringify(received)}\n\n`);
@@ -19,12 +22,22 @@ export const GET: RequestHandler = async ({ params, request }) => {
 			// A comment now and then keeps proxies from closing a quiet stream.
 			const ping = setInterval(() => send(': ping\n\n'), 25_000);
 			stop = () => {
+				if (!open) return;
+				open = false;
 				clearInterval(ping);
 				unwatch();
 			};
+			// The browser went away: stop watching; the stream may already be closed by then.
 			request.signal.addEventListener('abort', () => {
+				const wasOpen = open;
 				stop();
-				controller.close();
+				if (wasOpen) {
+					try {
+						controller.close();
+					} catch {
+						// already closed by the runtime
+					}
+				}
 			});
 		},
 		cancel() {
