@@ -6,6 +6,16 @@ import { defineConfig, includeIgnoreFile } from 'eslint/config';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 
+/** Modules that open network connections; only the outbound module may import them. */
+const NETWORK_MODULES = ['undici'].concat(
+	['http', 'https', 'http2', 'net', 'tls', 'dns', 'dns/promises', 'dgram'].flatMap((m) => [
+		m,
+		`node:${m}`
+	])
+);
+
+const OUTBOUND_ONLY = 'Only src/lib/server/outbound opens connections: send through it.';
+
 const gitignorePath = path.resolve(import.meta.dirname, '.gitignore');
 
 export default defineConfig(
@@ -50,6 +60,7 @@ export default defineConfig(
 							message: 'Editor code lives in src/lib/editor.'
 						},
 						{ group: ['node:*'], message: 'The core runs in the browser too: no node: modules.' },
+						{ group: ['undici', 'undici/*'], message: 'The core opens no connections.' },
 						{
 							group: ['$lib/server/*', '$lib/editor/*', '$lib/state/*', '$lib/components/*'],
 							message: 'Dependencies point inward: the core imports nothing of the outer layers.'
@@ -69,11 +80,46 @@ export default defineConfig(
 					'HTMLElement',
 					'process',
 					'Buffer',
-					'require'
+					'require',
+					'fetch'
 				].map((name) => ({
 					name,
 					message: `The core is pure TypeScript: no ${name}.`
 				}))
+			]
+		}
+	},
+	{
+		// One module opens network connections, with every outbound control: nothing else may.
+		files: ['src/**/*.ts', 'src/**/*.js', 'src/**/*.svelte'],
+		ignores: ['src/lib/core/**', 'src/lib/server/outbound/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: NETWORK_MODULES.map((name) => ({ name, message: OUTBOUND_ONLY })),
+					patterns: [{ group: ['undici/*'], message: OUTBOUND_ONLY }]
+				}
+			]
+		}
+	},
+	{
+		// Server code reaches other servers only through the outbound module (browser code may
+		// fetch this app's own API).
+		files: [
+			'src/lib/server/**/*.ts',
+			'src/routes/**/+server.ts',
+			'src/routes/**/*.server.ts',
+			'src/hooks.server.ts'
+		],
+		ignores: ['src/lib/server/outbound/**'],
+		rules: {
+			'no-restricted-globals': [
+				'error',
+				{
+					name: 'fetch',
+					message: 'Only src/lib/server/outbound opens connections: send through it.'
+				}
 			]
 		}
 	}

@@ -45,8 +45,8 @@ export interface BenchApp {
 	stop(): Promise<void>;
 }
 
-/** Starts `scripts/serve.js` and waits until it answers. */
-export async function startApp(): Promise<BenchApp> {
+/** Starts `scripts/serve.js` (with extra environment) and waits until it answers. */
+export async function startApp(env: Record<string, string> = {}): Promise<BenchApp> {
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'ps-bench-'));
 	const port = await freePort();
 	const base = `http://127.0.0.1:${port}`;
@@ -58,7 +58,8 @@ export async function startApp(): Promise<BenchApp> {
 			HOST: '127.0.0.1',
 			DATA_DIR: dataDir,
 			ADMIN_EMAIL: ADMIN.email,
-			ADMIN_PASSWORD: ADMIN.password
+			ADMIN_PASSWORD: ADMIN.password,
+			...env
 		},
 		stdio: ['ignore', 'ignore', 'inherit']
 	});

@@ -1,6 +1,7 @@
 import { benchEditor } from './editor';
 import { benchServer } from './server';
 import { benchTemplate } from './template';
+import { benchTestCalls } from './test-calls';
 
 /** `npm run bench`: every benchmark of the project, printed as Markdown tables. */
 
@@ -30,6 +31,12 @@ table(
 	'Profile API under 20 concurrent clients, 10 s each (autocannon, built server)',
 	['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
 	await benchServer()
+);
+
+table(
+	'Test calls: overhead over calling the loopback upstream directly, and 50 concurrent callers',
+	['case', 'p50', 'p99', 'throughput', 'calls'],
+	await benchTestCalls()
 );
 
 table(

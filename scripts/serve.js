@@ -14,8 +14,20 @@ const { handler } = await import('../build/handler.js');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
 
+// The echo sinks (/sink/<key>/…) take requests from anywhere, form posts included, which the
+// app's cross-site form check would refuse: for them the check sees the app's own origin, and
+// the caller's Origin travels in x-sink-origin (the sink records it as Origin).
+function admitSinkRequest(req) {
+	if (!req.url?.startsWith('/sink/')) return;
+	delete req.headers['x-sink-origin'];
+	if (req.headers.origin !== undefined) req.headers['x-sink-origin'] = req.headers.origin;
+	const scheme = trustProxy ? (req.headers[protocolHeader] ?? 'http') : 'http';
+	req.headers.origin = process.env.ORIGIN || `${scheme}://${req.headers.host}`;
+}
+
 const server = http.createServer((req, res) => {
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
+	admitSinkRequest(req);
 	handler(req, res, () => {
 		res.statusCode = 404;
 		res.end('Not found');

@@ -35,7 +35,15 @@ test.describe('accessibility of the signed-out pages', () => {
 });
 
 test.describe('accessibility of the signed-in pages', () => {
-	for (const path of ['/', '/profiles', '/account', '/admin/users', '/admin/audit', '/logout']) {
+	for (const path of [
+		'/',
+		'/profiles',
+		'/sinks',
+		'/account',
+		'/admin/users',
+		'/admin/audit',
+		'/logout'
+	]) {
 		test(`${path} has no violations`, async ({ page }) => {
 			await page.goto(path);
 			await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);

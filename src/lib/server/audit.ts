@@ -23,7 +23,9 @@ export type AuditAction =
 	| 'profile.undeleted'
 	| 'profile.restored'
 	| 'profile.exported'
-	| 'test_call';
+	| 'test_call'
+	| 'sink.created'
+	| 'sink.deleted';
 
 /** Who acts: a user, or nobody yet (failed logins, setup). */
 export interface Actor {

@@ -28,7 +28,8 @@ export interface PreviewRequest {
 	curl: string;
 }
 
-function previewRequest(request: BuiltRequest): PreviewRequest {
+/** A built request as the API shows it (headers as a map, with its cURL command). */
+export function previewRequest(request: BuiltRequest): PreviewRequest {
 	const headers: Record<string, string> = {};
 	for (const { name, value } of request.headers) {
 		headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;

@@ -6,3 +6,4 @@ export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
 export { urlCandidates, chosenUrl, type UrlCandidate } from './settings';
 export * from './sso';
+export { redactRequest, scrubSecrets, type RedactedRequest } from './redact';

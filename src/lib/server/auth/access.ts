@@ -23,10 +23,14 @@ const RULES: Rule[] = [
 	{ methods: '*', path: /^\/(login|setup)\/?$/, access: 'public' },
 	{ methods: ['POST'], path: /^\/api\/session\/?$/, access: 'public' },
 	{ methods: ['GET'], path: /^\/api\/health\/?$/, access: 'public' },
+	// Echo sinks are addressed by their secret key, called by anyone who has it.
+	{ methods: '*', path: /^\/sink\//, access: 'public' },
 	{ methods: '*', path: /^\/(admin|api\/users|api\/audit)(\/|$)/, access: 'admin' },
 	{ methods: '*', path: /^\/(logout|account)(\/|$)/, access: 'user' },
 	{ methods: '*', path: /^\/api\/(session|tokens|me)(\/|$)/, access: 'user' },
 	{ methods: ['POST'], path: /^\/api\/preview\/?$/, access: 'viewer' },
+	// What sinks recorded may hold credentials a caller sent: editors and admins only.
+	{ methods: '*', path: /^\/(sinks|api\/sinks)(\/|$)/, access: 'editor' },
 	{ methods: READ, path: /^\//, access: 'viewer' },
 	{ methods: '*', path: /^\//, access: 'editor' }
 ];

@@ -72,5 +72,36 @@ CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
 CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
 	BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 `
+	},
+	{
+		version: 2,
+		name: 'test call history, echo sinks and the requests they received',
+		sql: `
+CREATE TABLE test_calls (
+	id INTEGER PRIMARY KEY,
+	user_id INTEGER NOT NULL REFERENCES users(id),
+	service TEXT NOT NULL,
+	profile_id TEXT,
+	scenario TEXT,
+	at INTEGER NOT NULL,
+	summary TEXT NOT NULL,
+	record TEXT NOT NULL
+);
+CREATE INDEX test_calls_user_service ON test_calls(user_id, service, id);
+CREATE TABLE sinks (
+	key TEXT PRIMARY KEY,
+	name TEXT NOT NULL,
+	created_by INTEGER REFERENCES users(id),
+	created_at INTEGER NOT NULL,
+	answer TEXT NOT NULL
+);
+CREATE TABLE sink_requests (
+	id INTEGER PRIMARY KEY,
+	sink_key TEXT NOT NULL REFERENCES sinks(key) ON DELETE CASCADE,
+	at INTEGER NOT NULL,
+	record TEXT NOT NULL
+);
+CREATE INDEX sink_requests_sink ON sink_requests(sink_key, id);
+`
 	}
 ];

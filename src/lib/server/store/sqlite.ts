@@ -9,7 +9,10 @@ import type {
 	RevisionRow,
 	Role,
 	Session,
+	SinkRequestRow,
+	SinkRow,
 	Store,
+	TestCallRow,
 	User
 } from './types';
 
@@ -83,6 +86,39 @@ function revision(row: Row | undefined): RevisionRow | undefined {
 		authorName: (row.author_name as string | null) ?? null,
 		createdAt: row.created_at as number,
 		message: (row.message as string | null) ?? null
+	};
+}
+
+function testCall(row: Row): TestCallRow {
+	return {
+		id: row.id as number,
+		userId: row.user_id as number,
+		service: row.service as string,
+		profileId: (row.profile_id as string | null) ?? null,
+		scenario: (row.scenario as string | null) ?? null,
+		at: row.at as number,
+		summary: row.summary as string,
+		record: (row.record as string | undefined) ?? ''
+	};
+}
+
+function sink(row: Row | undefined): SinkRow | undefined {
+	if (!row) return undefined;
+	return {
+		key: row.key as string,
+		name: row.name as string,
+		createdBy: (row.created_by as number | null) ?? null,
+		createdAt: row.created_at as number,
+		answer: row.answer as string
+	};
+}
+
+function sinkRequest(row: Row): SinkRequestRow {
+	return {
+		id: row.id as number,
+		sinkKey: row.sink_key as string,
+		at: row.at as number,
+		record: row.record as string
 	};
 }
 
@@ -166,6 +202,35 @@ export function openSqliteStore(dataDir: string): Store {
 			revision: revision(getRevision.get(input.id, 1) as Row)!
 		};
 	});
+
+	const addTestCall = db.transaction((input: Omit<TestCallRow, 'id'>, keep: number) => {
+		const info = q(
+			`INSERT INTO test_calls (user_id, service, profile_id, scenario, at, summary, record)
+			 VALUES (@userId, @service, @profileId, @scenario, @at, @summary, @record)`
+		).run(input);
+		q(
+			`DELETE FROM test_calls WHERE user_id = ? AND service = ? AND id NOT IN
+			 (SELECT id FROM test_calls WHERE user_id = ? AND service = ? ORDER BY id DESC LIMIT ?)`
+		).run(input.userId, input.service, input.userId, input.service, keep);
+		return testCall(q('SELECT * FROM test_calls WHERE id = ?').get(info.lastInsertRowid) as Row);
+	});
+
+	const addSinkRequest = db.transaction(
+		(sinkKey: string, at: number, record: string, keep: number) => {
+			const info = q('INSERT INTO sink_requests (sink_key, at, record) VALUES (?, ?, ?)').run(
+				sinkKey,
+				at,
+				record
+			);
+			q(
+				`DELETE FROM sink_requests WHERE sink_key = ? AND id NOT IN
+				 (SELECT id FROM sink_requests WHERE sink_key = ? ORDER BY id DESC LIMIT ?)`
+			).run(sinkKey, sinkKey, keep);
+			return sinkRequest(
+				q('SELECT * FROM sink_requests WHERE id = ?').get(info.lastInsertRowid) as Row
+			);
+		}
+	);
 
 	const store: Store = {
 		users: {
@@ -294,6 +359,67 @@ export function openSqliteStore(dataDir: string): Store {
 			},
 			async revision(id, rev) {
 				return revision(getRevision.get(id, rev) as Row);
+			}
+		},
+		testCalls: {
+			async add(row, keep) {
+				return addTestCall(row, keep);
+			},
+			async list(userId, service, profileId, limit) {
+				const rows = q(
+					`SELECT id, user_id, service, profile_id, scenario, at, summary FROM test_calls
+					 WHERE user_id = ? AND service = ? AND profile_id IS ? ORDER BY id DESC LIMIT ?`
+				).all(userId, service, profileId, limit) as Row[];
+				return rows.map((r) => {
+					const { record: _r, ...rest } = testCall(r);
+					void _r;
+					return rest;
+				});
+			},
+			async get(id, userId) {
+				const row = q('SELECT * FROM test_calls WHERE id = ? AND user_id = ?').get(id, userId);
+				return row ? testCall(row as Row) : undefined;
+			}
+		},
+		sinks: {
+			async create(row) {
+				q(
+					'INSERT INTO sinks (key, name, created_by, created_at, answer) VALUES (?, ?, ?, ?, ?)'
+				).run(row.key, row.name, row.createdBy, row.createdAt, row.answer);
+				return sink(q('SELECT * FROM sinks WHERE key = ?').get(row.key) as Row)!;
+			},
+			async list() {
+				const rows = q('SELECT * FROM sinks ORDER BY created_at DESC').all() as Row[];
+				return rows.map((r) => sink(r)!);
+			},
+			async get(key) {
+				return sink(q('SELECT * FROM sinks WHERE key = ?').get(key) as Row);
+			},
+			async update(key, changes) {
+				const sets: string[] = [];
+				if (changes.name !== undefined) sets.push('name = @name');
+				if (changes.answer !== undefined) sets.push('answer = @answer');
+				if (!sets.length) return (await store.sinks.get(key)) !== undefined;
+				const info = q(`UPDATE sinks SET ${sets.join(', ')} WHERE key = @key`).run({
+					...changes,
+					key
+				});
+				return info.changes === 1;
+			},
+			async delete(key) {
+				return q('DELETE FROM sinks WHERE key = ?').run(key).changes === 1;
+			},
+			async addRequest(sinkKey, at, record, keep) {
+				return addSinkRequest(sinkKey, at, record, keep);
+			},
+			async requests(sinkKey, afterId, limit) {
+				const rows = q(
+					'SELECT * FROM sink_requests WHERE sink_key = ? AND id > ? ORDER BY id DESC LIMIT ?'
+				).all(sinkKey, afterId, limit) as Row[];
+				return rows.map(sinkRequest);
+			},
+			async clearRequests(sinkKey) {
+				q('DELETE FROM sink_requests WHERE sink_key = ?').run(sinkKey);
 			}
 		},
 		audit: {

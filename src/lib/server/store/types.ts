@@ -107,6 +107,38 @@ export interface AuditFilter {
 	beforeId?: number;
 }
 
+/**
+ * One test call as kept in a user's history: `summary` and `record` are JSON (the request with
+ * secrets masked, and the outcome), written and read by the test-call module.
+ */
+export interface TestCallRow {
+	id: number;
+	userId: number;
+	service: string;
+	profileId: string | null;
+	scenario: string | null;
+	at: number;
+	summary: string;
+	record: string;
+}
+
+/** An echo sink: `answer` is JSON (status, content type, body), set by its users. */
+export interface SinkRow {
+	key: string;
+	name: string;
+	createdBy: number | null;
+	createdAt: number;
+	answer: string;
+}
+
+/** A request a sink received; `record` is JSON written and read by the sink module. */
+export interface SinkRequestRow {
+	id: number;
+	sinkKey: string;
+	at: number;
+	record: string;
+}
+
 /** The data layer. */
 export interface Store {
 	users: {
@@ -154,6 +186,31 @@ export interface Store {
 		setDeleted(id: string, deletedAt: number | null): Promise<boolean>;
 		revisions(id: string): Promise<Omit<RevisionRow, 'document' | 'secrets'>[]>;
 		revision(id: string, revision: number): Promise<RevisionRow | undefined>;
+	};
+	testCalls: {
+		/** Adds a call and keeps only the newest `keep` of that user and service. */
+		add(row: Omit<TestCallRow, 'id'>, keep: number): Promise<TestCallRow>;
+		/** A user's calls of one service (and profile, when given), newest first, without records. */
+		list(
+			userId: number,
+			service: string,
+			profileId: string | null,
+			limit: number
+		): Promise<Omit<TestCallRow, 'record'>[]>;
+		get(id: number, userId: number): Promise<TestCallRow | undefined>;
+	};
+	sinks: {
+		create(row: SinkRow): Promise<SinkRow>;
+		list(): Promise<SinkRow[]>;
+		get(key: string): Promise<SinkRow | undefined>;
+		update(key: string, changes: Partial<Pick<SinkRow, 'name' | 'answer'>>): Promise<boolean>;
+		/** Deletes the sink and every request it received. */
+		delete(key: string): Promise<boolean>;
+		/** Records a request and keeps only the newest `keep` of that sink. */
+		addRequest(sinkKey: string, at: number, record: string, keep: number): Promise<SinkRequestRow>;
+		/** Requests received after `afterId` (all when 0), newest first, at most `limit`. */
+		requests(sinkKey: string, afterId: number, limit: number): Promise<SinkRequestRow[]>;
+		clearRequests(sinkKey: string): Promise<void>;
 	};
 	audit: {
 		append(entry: Omit<AuditEntry, 'id'>): Promise<void>;

@@ -1,0 +1,113 @@
+import { scrubSecrets } from '$lib/core/request';
+import { interpretResponse, type Interpretation } from '$lib/core/response';
+import type { Values } from '$lib/core/request';
+import type { HeaderField, Timings } from '../outbound';
+import { bodyText } from '../sinks';
+
+/**
+ * The response envelope of a test call: what came back, as data the browser shows as text
+ * (never as a page), and what the service's caller does with it, from the core's interpreter.
+ */
+
+/** A response as the API answers it. */
+export interface ResponseEnvelope {
+	status: number;
+	statusText: string;
+	headers: HeaderField[];
+	/** The body as text, or base64 when it is not UTF-8 text (`bodyEncoding`). */
+	body: string;
+	bodyEncoding: 'text' | 'base64';
+	/** The body was cut at the size limit (the interpretation saw the part that was kept). */
+	truncated: boolean;
+	size: { received: number; body: number };
+	contentType: string | null;
+	timings: Timings;
+	/** The address connected to; null for the app's own sink. */
+	address: { ip: string; port: number; family: 4 | 6 } | null;
+	via: 'network' | 'sink';
+	/** A redirect is shown, not followed. */
+	redirect: { location: string } | null;
+	/** The Content-Encoding could not be decoded to its end. */
+	decodeError: string | null;
+}
+
+/** What a response was, before it is made an envelope. */
+export interface ReceivedResponse {
+	status: number;
+	statusText: string;
+	headers: HeaderField[];
+	body: Uint8Array;
+	received: number;
+	truncated: boolean;
+	decodeError: string | null;
+	timings: Timings;
+	address: ResponseEnvelope['address'];
+	via: ResponseEnvelope['via'];
+}
+
+function header(headers: HeaderField[], name: string): string | null {
+	return headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
+}
+
+/**
+ * The envelope and the interpretation of a response. `secrets` are the texts sent in place of
+ * secret values: an upstream that echoes them back gets them masked here too.
+ */
+export function envelope(
+	service: string,
+	response: ReceivedResponse,
+	values: Values,
+	secrets: readonly string[]
+): { response: ResponseEnvelope; interpretation: Interpretation } {
+	const decoded = bodyText(response.body, response.truncated);
+	const text =
+		decoded.encoding === 'text'
+			? decoded.text
+			: new TextDecoder().decode(response.body, { stream: response.truncated });
+	const headers = response.headers.map((h) => ({
+		name: h.name,
+		value: scrubSecrets(h.value, secrets)
+	}));
+	const status = response.status;
+	const location = header(headers, 'location');
+	const interpretation = interpretResponse(
+		service,
+		{ status, headers, body: text },
+		{
+			username: typeof values.username === 'string' ? values.username : undefined,
+			cloudId: typeof values.cloud_id === 'string' ? values.cloud_id : undefined
+		}
+	);
+	return {
+		response: {
+			status,
+			statusText: response.statusText,
+			headers,
+			body: decoded.encoding === 'text' ? scrubSecrets(decoded.text, secrets) : decoded.text,
+			bodyEncoding: decoded.encoding,
+			truncated: response.truncated,
+			size: { received: response.received, body: response.body.length },
+			contentType: header(headers, 'content-type'),
+			timings: response.timings,
+			address: response.address,
+			via: response.via,
+			redirect: status >= 300 && status < 400 && location !== null ? { location } : null,
+			decodeError: response.decodeError
+		},
+		interpretation: scrubInterpretation(interpretation, secrets)
+	};
+}
+
+/** The interpretation quotes the body (the text a user is shown): masked like the body. */
+function scrubInterpretation(
+	interpretation: Interpretation,
+	secrets: readonly string[]
+): Interpretation {
+	if (!secrets.length) return interpretation;
+	return JSON.parse(
+		scrubSecrets(
+			JSON.stringify(interpretation),
+			secrets.map((s) => JSON.stringify(s).slice(1, -1))
+		)
+	) as Interpretation;
+}

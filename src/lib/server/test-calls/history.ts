@@ -1,0 +1,104 @@
+import type { ServerContext } from '../context';
+import type { ResolvedCall } from './input';
+import type { TestCallAnswer } from './run';
+
+/**
+ * Each user's history of test calls per service: the answer as it was returned (secrets
+ * already masked), so a call can be opened again. The newest {@link HISTORY_KEEP} per user and
+ * service are kept.
+ */
+
+/** Calls kept per user and service. */
+export const HISTORY_KEEP = 50;
+
+/** A line of the history list. */
+export interface HistorySummary {
+	id: number;
+	at: number;
+	service: string;
+	profileId: string | null;
+	scenario: string | null;
+	/** The first request's method and URL (masked), and how each request ended. */
+	method: string | null;
+	url: string | null;
+	outcomes: { status?: number; error?: string; success?: boolean }[];
+}
+
+/** A history entry opened again. */
+export interface HistoryEntry extends HistorySummary {
+	answer: TestCallAnswer;
+}
+
+type Summary = Omit<HistorySummary, 'id' | 'at' | 'service' | 'profileId' | 'scenario'>;
+
+function summarise(answer: TestCallAnswer): Summary {
+	const first = answer.calls[0]?.request;
+	return {
+		method: first?.method ?? null,
+		url: first?.url ?? null,
+		outcomes: answer.calls.map((c) =>
+			'error' in c
+				? { error: c.error.code }
+				: { status: c.response.status, success: c.interpretation.success }
+		)
+	};
+}
+
+/** Keeps a call in the user's history; returns its id. */
+export async function keepInHistory(
+	ctx: ServerContext,
+	userId: number,
+	call: ResolvedCall,
+	answer: TestCallAnswer
+): Promise<number> {
+	const row = await ctx.store.testCalls.add(
+		{
+			userId,
+			service: call.build.service,
+			profileId: call.profileId,
+			scenario: call.scenario,
+			at: Date.now(),
+			summary: JSON.stringify(summarise(answer)),
+			record: JSON.stringify(answer)
+		},
+		HISTORY_KEEP
+	);
+	return row.id;
+}
+
+/** A user's calls of a service (of one profile, or not of a profile), newest first. */
+export async function listHistory(
+	ctx: ServerContext,
+	userId: number,
+	service: string,
+	profileId: string | null
+): Promise<HistorySummary[]> {
+	const rows = await ctx.store.testCalls.list(userId, service, profileId, HISTORY_KEEP);
+	return rows.map((row) => ({
+		id: row.id,
+		at: row.at,
+		service: row.service,
+		profileId: row.profileId,
+		scenario: row.scenario,
+		...(JSON.parse(row.summary) as Summary)
+	}));
+}
+
+/** One of the user's calls, with its whole answer. */
+export async function historyEntry(
+	ctx: ServerContext,
+	userId: number,
+	id: number
+): Promise<HistoryEntry | undefined> {
+	const row = await ctx.store.testCalls.get(id, userId);
+	if (!row) return undefined;
+	return {
+		id: row.id,
+		at: row.at,
+		service: row.service,
+		profileId: row.profileId,
+		scenario: row.scenario,
+		...(JSON.parse(row.summary) as Summary),
+		answer: JSON.parse(row.record) as TestCallAnswer
+	};
+}

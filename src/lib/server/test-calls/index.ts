@@ -1,0 +1,17 @@
+/** Test calls: `POST /api/test-calls` and the history of each user's calls. */
+export { TestCallInputSchema, resolveCall, CallInputError, type TestCallInput } from './input';
+export {
+	runTestCall,
+	cancelCall,
+	TooManyCallsError,
+	type TestCallAnswer,
+	type CallResult
+} from './run';
+export {
+	keepInHistory,
+	listHistory,
+	historyEntry,
+	type HistorySummary,
+	type HistoryEntry
+} from './history';
+export type { ResponseEnvelope } from './envelope';

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { findService, sampleValues } from '$lib/core/catalogue';
+import { SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
+import { buildRequests, type BuildInput, type Values } from '$lib/core/request';
+import type { ServerContext } from '../context';
+import { PreviewInputSchema } from '../preview';
+import { headDocument } from '../profiles';
+
+/**
+ * What a test call sends, from either body of `POST /api/test-calls`: the preview's body
+ * (settings and values as the editor has them), or a saved profile, a service and a scenario.
+ */
+
+const CallId = z.string().uuid().optional();
+
+/** The preview's body; `secretsFrom` fills values sent as the mask from a saved scenario. */
+export const InlineCallSchema = PreviewInputSchema.extend({
+	callId: CallId,
+	secretsFrom: z
+		.object({ profileId: z.string().uuid(), scenario: z.string().min(1).max(100) })
+		.optional()
+});
+
+/** A saved profile's service, with one of its scenarios. */
+export const ProfileCallSchema = z.object({
+	profileId: z.string().uuid(),
+	service: TemplateServiceIdSchema,
+	scenario: z.string().min(1).max(100),
+	callId: CallId
+});
+
+function schemaFor(value: unknown) {
+	const isProfile = typeof value === 'object' && value !== null && 'profileId' in value;
+	return isProfile ? ProfileCallSchema : InlineCallSchema;
+}
+
+/** `POST /api/test-calls`: a body with `profileId` names a saved profile, else it is inline. */
+export const TestCallInputSchema = z
+	.unknown()
+	.superRefine((value, ctx) => {
+		const parsed = schemaFor(value).safeParse(value);
+		if (parsed.success) return;
+		for (const issue of parsed.error.issues) {
+			ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+		}
+	})
+	.transform((value) => schemaFor(value).parse(value) as TestCallInput);
+
+/** Either body, parsed. */
+export type TestCallInput = z.infer<typeof InlineCallSchema> | z.infer<typeof ProfileCallSchema>;
+
+/** What to build, and where it came from (for the history). */
+export interface ResolvedCall {
+	build: BuildInput & { service: string };
+	profileId: string | null;
+	scenario: string | null;
+}
+
+/** Why a call cannot be made at all (answered 400 or 404 before anything is sent). */
+export class CallInputError extends Error {
+	constructor(
+		readonly status: 400 | 404,
+		readonly code: string,
+		message: string
+	) {
+		super(message);
+	}
+}
+
+async function scenarioOf(ctx: ServerContext, profileId: string, name: string) {
+	const document = await headDocument(ctx, profileId);
+	if (!document) throw new CallInputError(404, 'not_found', 'No such profile.');
+	const scenario = document.scenarios.find((s) => s.name === name);
+	if (!scenario) {
+		throw new CallInputError(404, 'not_found', `The profile has no scenario named "${name}".`);
+	}
+	return { document, scenario };
+}
+
+function origins(input: BuildInput): Set<string> {
+	const found = new Set<string>();
+	for (const request of buildRequests(input).requests) {
+		try {
+			found.add(new URL(request.url).origin);
+		} catch {
+			// not a URL: the call is refused later, with the URL named
+		}
+	}
+	return found;
+}
+
+/**
+ * Values sent as the mask take the saved scenario's secrets, but only when every request goes
+ * to an origin the saved profile sends this service to: a stored password is never sent
+ * somewhere else than where it was saved for.
+ */
+async function fillSecrets(
+	ctx: ServerContext,
+	build: BuildInput & { service: string },
+	from: { profileId: string; scenario: string }
+): Promise<BuildInput & { service: string }> {
+	const masked = Object.keys(build.values).filter((k) => build.values[k] === SECRET_MASK);
+	if (!masked.length) return build;
+	const { document, scenario } = await scenarioOf(ctx, from.profileId, from.scenario);
+	const values: Values = { ...build.values };
+	for (const key of masked) {
+		const stored = scenario.values[key];
+		if (typeof stored === 'string' && stored !== '') values[key] = stored;
+	}
+	const saved = origins({
+		service: build.service,
+		settings: document.services[build.service as keyof typeof document.services] ?? {},
+		values
+	});
+	for (const origin of origins({ ...build, values })) {
+		if (!saved.has(origin)) {
+			throw new CallInputError(
+				400,
+				'secret_origin',
+				`A stored secret is sent only where the saved profile sends ${build.service} (${[...saved].join(', ') || 'nowhere yet'}), not to ${origin}. Save the profile first, or type the value.`
+			);
+		}
+	}
+	return { ...build, values };
+}
+
+/** The build input of a test call, with stored secrets where they may go. */
+export async function resolveCall(ctx: ServerContext, input: TestCallInput): Promise<ResolvedCall> {
+	if ('profileId' in input) {
+		const { document, scenario } = await scenarioOf(ctx, input.profileId, input.scenario);
+		const service = findService(input.service)!;
+		return {
+			build: {
+				service: input.service,
+				settings: document.services[input.service as keyof typeof document.services] ?? {},
+				// As the profile editor previews it: the scenario's values over the samples.
+				values: { ...(sampleValues(service) as Values), ...scenario.values },
+				rawSubstitution: document.rawSubstitution
+			},
+			profileId: input.profileId,
+			scenario: input.scenario
+		};
+	}
+	const build = {
+		service: input.service,
+		settings: input.settings,
+		values: input.values as Values,
+		rawSubstitution: input.rawSubstitution
+	};
+	if (!input.secretsFrom) return { build, profileId: null, scenario: null };
+	return {
+		build: await fillSecrets(ctx, build, input.secretsFrom),
+		profileId: input.secretsFrom.profileId,
+		scenario: input.secretsFrom.scenario
+	};
+}

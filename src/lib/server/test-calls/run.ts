@@ -1,0 +1,200 @@
+import { buildRequests, redactRequest, type BuiltRequest } from '$lib/core/request';
+import type { Issue } from '$lib/core/issues';
+import type { Interpretation } from '$lib/core/response';
+import { recordAudit, type Actor } from '../audit';
+import type { ServerContext } from '../context';
+import {
+	InFlight,
+	OutboundError,
+	readOutboundConfig,
+	sendOutbound,
+	type OutboundConfig
+} from '../outbound';
+import { outgoingHeaders } from '../outbound/send';
+import { previewRequest, type PreviewRequest } from '../preview';
+import { receiveAtSink, SINK_KEY } from '../sinks';
+import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
+import type { ResolvedCall } from './input';
+
+/**
+ * Running a test call: the core builds the request(s) exactly as the preview shows them; each
+ * goes through the outbound module (or, for this app's own sink, straight to the sink, without
+ * a connection); the core interprets each answer. Secrets are masked in everything returned.
+ */
+
+/** One request's outcome: a response and its interpretation, or why there is none. */
+export type CallResult =
+	| { request: PreviewRequest; response: ResponseEnvelope; interpretation: Interpretation }
+	| {
+			request: PreviewRequest;
+			error: { code: string; message: string; rule?: string; address?: string };
+	  };
+
+/** A test call's answer. */
+export interface TestCallAnswer {
+	calls: CallResult[];
+	issues: Issue[];
+}
+
+let config: OutboundConfig | undefined;
+let inFlight: InFlight | undefined;
+const running = new Map<string, { userId: number; controller: AbortController }>();
+
+/** The outbound configuration, read once. */
+export function outboundConfig(): OutboundConfig {
+	config ??= readOutboundConfig();
+	inFlight ??= new InFlight(config.maxInFlightPerUser);
+	return config;
+}
+
+/** Cancels a running call of this user; false when there is none with that id. */
+export function cancelCall(userId: number, callId: string): boolean {
+	const call = running.get(callId);
+	if (!call || call.userId !== userId) return false;
+	call.controller.abort();
+	return true;
+}
+
+/** The sink a URL points at when it is this app's own `/sink/<key>/…`. */
+function sinkTarget(url: string, appOrigins: string[]): { key: string; path: string } | null {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return null;
+	}
+	if (!appOrigins.includes(parsed.origin)) return null;
+	const match = /^\/sink\/([^/]+)(\/.*)?$/.exec(parsed.pathname);
+	if (!match || !SINK_KEY.test(match[1])) return null;
+	return { key: match[1], path: (match[2] ?? '') + parsed.search };
+}
+
+async function deliverToSink(
+	ctx: ServerContext,
+	request: BuiltRequest,
+	target: { key: string; path: string }
+): Promise<ReceivedResponse> {
+	if (!['GET', 'HEAD', 'POST', 'PUT'].includes(request.method)) {
+		throw new OutboundError('blocked_method', `${request.method} is not a method the callers use.`);
+	}
+	const started = performance.now();
+	const body = new TextEncoder().encode(request.body ?? '');
+	// The headers an HTTP client adds itself, as the sink would see them over the network.
+	const headers = [
+		{ name: 'Host', value: new URL(request.url).host },
+		...Object.entries(outgoingHeaders(request.headers)).flatMap(([name, values]) =>
+			values.map((value) => ({ name, value }))
+		),
+		...(request.body !== null ? [{ name: 'Content-Length', value: String(body.length) }] : [])
+	];
+	const answer = await receiveAtSink(ctx, target.key, {
+		method: request.method,
+		path: target.path,
+		headers,
+		body,
+		via: 'test_call',
+		ip: null
+	});
+	const status = answer?.status ?? 404;
+	const text = answer ? answer.body : '{"error":{"code":"not_found","message":"No such sink."}}';
+	const bytes = request.method === 'HEAD' ? new Uint8Array() : new TextEncoder().encode(text);
+	const contentType = answer ? answer.contentType : 'application/json';
+	const total = performance.now() - started;
+	return {
+		status,
+		statusText: '',
+		headers: [
+			...(contentType ? [{ name: 'content-type', value: contentType }] : []),
+			{ name: 'content-length', value: String(bytes.length) }
+		],
+		body: bytes,
+		received: bytes.length,
+		truncated: false,
+		decodeError: null,
+		timings: { dns: null, connect: null, tls: null, firstByte: total, total },
+		address: null,
+		via: 'sink'
+	};
+}
+
+async function callOne(
+	ctx: ServerContext,
+	actor: Actor,
+	call: ResolvedCall,
+	request: BuiltRequest,
+	appOrigins: string[],
+	signal: AbortSignal
+): Promise<CallResult> {
+	const redacted = redactRequest(request);
+	const shown = previewRequest({ ...request, ...redacted });
+	const sink = sinkTarget(request.url, appOrigins);
+	const started = performance.now();
+	const origin = URL.canParse(request.url) ? new URL(request.url).origin : '(not a URL)';
+	try {
+		const received = sink
+			? await deliverToSink(ctx, request, sink)
+			: await sendOutbound(request, { ...outboundConfig(), signal }).then(
+					(r): ReceivedResponse => ({ ...r, received: r.rawBytes, via: 'network' })
+				);
+		const result = envelope(call.build.service, received, call.build.values, redacted.secrets);
+		await recordAudit(ctx.store, actor, 'test_call', call.build.service, {
+			method: request.method,
+			origin,
+			address: sink ? 'sink' : (received.address?.ip ?? null),
+			status: received.status,
+			bytes: received.received,
+			ms: Math.round(performance.now() - started)
+		});
+		return { request: shown, ...result };
+	} catch (error) {
+		const failure = error instanceof OutboundError ? error : OutboundError.from(error, request);
+		await recordAudit(ctx.store, actor, 'test_call', call.build.service, {
+			method: request.method,
+			origin,
+			error: failure.code,
+			rule: failure.rule ?? null,
+			address: failure.address ?? null,
+			ms: Math.round(performance.now() - started)
+		});
+		const { code, message, rule, address } = failure;
+		return {
+			request: shown,
+			error: { code, message, ...(rule ? { rule } : {}), ...(address ? { address } : {}) }
+		};
+	}
+}
+
+/** Why a call is not run: the user already has the most calls running. */
+export class TooManyCallsError extends Error {}
+
+/**
+ * Builds and sends every request of a call in turn. `appOrigins` are the origins under which
+ * this app is reached (its sinks are called inside the app).
+ */
+export async function runTestCall(
+	ctx: ServerContext,
+	actor: Actor & { id: number },
+	call: ResolvedCall,
+	appOrigins: string[],
+	callId: string | undefined
+): Promise<TestCallAnswer> {
+	outboundConfig();
+	if (!inFlight!.acquire(actor.id)) {
+		throw new TooManyCallsError(
+			`You have ${inFlight!.max} test calls running; wait for one to finish.`
+		);
+	}
+	const controller = new AbortController();
+	if (callId) running.set(callId, { userId: actor.id, controller });
+	try {
+		const built = buildRequests(call.build);
+		const calls: CallResult[] = [];
+		for (const request of built.requests) {
+			calls.push(await callOne(ctx, actor, call, request, appOrigins, controller.signal));
+		}
+		return { calls, issues: built.issues };
+	} finally {
+		if (callId) running.delete(callId);
+		inFlight!.release(actor.id);
+	}
+}

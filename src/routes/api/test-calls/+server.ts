@@ -1,0 +1,44 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import {
+	CallInputError,
+	keepInHistory,
+	listHistory,
+	resolveCall,
+	runTestCall,
+	TestCallInputSchema,
+	TooManyCallsError
+} from '$lib/server/test-calls';
+import type { RequestHandler } from './$types';
+
+/** Sends the request(s) the preview shows and answers each response with its interpretation. */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, TestCallInputSchema);
+	if (!body.ok) return body.response;
+	const ctx = serverContext();
+	const user = requireUser(event);
+	const actor = { id: user.id, email: user.email, ip: clientIp(event) };
+	try {
+		const call = await resolveCall(ctx, body.data);
+		const origins = [event.url.origin, ctx.config.origin].filter((o): o is string => !!o);
+		const answer = await runTestCall(ctx, actor, call, origins, body.data.callId);
+		const id = await keepInHistory(ctx, user.id, call, answer);
+		return json({ id, ...answer });
+	} catch (error) {
+		if (error instanceof TooManyCallsError) {
+			return apiError(429, 'too_many_calls', error.message);
+		}
+		if (error instanceof CallInputError) return apiError(error.status, error.code, error.message);
+		throw error;
+	}
+};
+
+/** The signed-in user's test calls of a service (`?service=…&profileId=…`), newest first. */
+export const GET: RequestHandler = async (event) => {
+	const service = event.url.searchParams.get('service');
+	if (!service) return apiError(400, 'invalid_input', 'Name the service: ?service=sendMessage.');
+	const profileId = event.url.searchParams.get('profileId') || null;
+	const calls = await listHistory(serverContext(), requireUser(event).id, service, profileId);
+	return json({ calls });
+};

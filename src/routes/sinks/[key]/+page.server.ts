@@ -1,0 +1,11 @@
+import { error } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { getSink, sinkRequests } from '$lib/server/sinks';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ params, url }) => {
+	const ctx = serverContext();
+	const sink = await getSink(ctx, params.key);
+	if (!sink) error(404, { message: 'There is no such echo sink (it may have been deleted).' });
+	return { sink, requests: await sinkRequests(ctx, sink.key), origin: url.origin };
+};

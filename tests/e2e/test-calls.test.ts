@@ -1,0 +1,89 @@
+import { expect, expectAccessible, test, uniqueName } from './fixtures';
+
+test.describe('test calls and echo sinks', () => {
+	test('a test call to a sink shows the response, what the caller does, and the sink sees it live', async ({
+		page,
+		context
+	}) => {
+		page.on('dialog', (dialog) => {
+			throw new Error(`A dialog opened: ${dialog.message()}`);
+		});
+		const name = uniqueName('Credit sink');
+		await page.goto('/sinks');
+		await page.getByLabel('Name', { exact: true }).fill(name);
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+		const payload = '<img src=x onerror=alert(1)>';
+		await page.getByLabel('Status').fill('402');
+		await page.getByLabel('Content type').fill('application/json');
+		await page.getByLabel('Body').fill(JSON.stringify({ message: `No credit ${payload}` }));
+		await page.getByRole('button', { name: 'Save the answer' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'now answers 402' })).toBeVisible();
+		const address = (await page.locator('code').first().textContent())!;
+		await expectAccessible(page);
+
+		// The sink's page stays open in another tab and lists requests as they arrive.
+		const sinkPage = await context.newPage();
+		await sinkPage.goto(page.url());
+		await expect(sinkPage.getByText('Live: new requests appear here.')).toBeVisible();
+
+		await page.goto('/services/sendMessage');
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		await url.click();
+		await page.keyboard.type(`${address}send?to=%sms_to%`);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+Enter');
+
+		const panel = page.getByRole('region', { name: 'Test call' });
+		const caller = panel.getByRole('region', { name: 'What the caller does' });
+		await expect(caller).toContainText('Failure');
+		await expect(caller).toContainText(`The user sees: No credit ${payload}`);
+		await expect(panel.getByText('402', { exact: true })).toBeVisible();
+		await expect(panel.getByLabel('Response body')).toContainText(
+			`"message": "No credit ${payload}"`
+		);
+		await expect(url).toHaveText(`${address}send?to=%sms_to%`);
+		await expect(page.locator('img[src="x"]')).toHaveCount(0);
+
+		await expect(sinkPage.getByRole('list', { name: 'Received requests' })).toContainText(
+			'/send?to=%2B14155550123'
+		);
+		await expect(sinkPage.getByText('test call').first()).toBeVisible();
+
+		await panel.getByRole('button', { name: 'Raw' }).click();
+		await expect(panel.getByLabel('Response body')).toHaveText(
+			JSON.stringify({ message: `No credit ${payload}` })
+		);
+		await expectAccessible(page);
+		await page.emulateMedia({ colorScheme: 'dark' });
+		await expectAccessible(page);
+	});
+
+	test('a refused call says which rule and address, and the history reopens it', async ({
+		page
+	}) => {
+		await page.goto('/services/pushTokenReporter');
+		await page.getByRole('textbox', { name: /^URL/ }).click();
+		await page.keyboard.type('http://169.254.169.254/latest/meta-data/');
+		await page.keyboard.press('Escape');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		await panel.getByRole('button', { name: 'Send' }).click();
+		await expect(panel.getByRole('alert')).toContainText('blocked_address');
+		await expect(panel.getByRole('alert')).toContainText(
+			'169.254.169.254 is a cloud metadata address'
+		);
+
+		await page.reload();
+		const history = panel.getByText(/Your test calls of this service/);
+		await history.click();
+		await panel
+			.getByRole('listitem')
+			.filter({ hasText: '169.254.169.254' })
+			.first()
+			.getByRole('button')
+			.click();
+		await expect(panel.getByText(/Reopened from your history/)).toBeVisible();
+		await expect(panel.getByRole('alert')).toContainText('cloud metadata address');
+	});
+});

@@ -1,0 +1,413 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Interpretation } from '../../src/lib/core/response';
+import type { PreviewRequest } from '../../src/lib/server/preview';
+import type {
+	HistoryEntry,
+	HistorySummary,
+	ResponseEnvelope
+} from '../../src/lib/server/test-calls';
+import { createProfile, createUser, profileDocument, serverWithAdmin } from '../helpers/fixtures';
+import { Client, freePort, stopAllServers } from '../helpers/server';
+import { startUpstream, type Upstream } from '../helpers/upstream';
+
+/**
+ * Test calls through the real built server to real local upstreams. The test configuration
+ * opens 127.0.0.1 (OUTBOUND_ALLOW) and high ports; timeouts are short so slow cases end fast.
+ */
+
+interface Call {
+	request: PreviewRequest;
+	response?: ResponseEnvelope;
+	interpretation?: Interpretation;
+	error?: { code: string; message: string; rule?: string; address?: string };
+}
+
+interface CallAnswer {
+	id?: number;
+	calls?: Call[];
+	issues?: { code: string }[];
+	requests?: PreviewRequest[];
+	error?: { code: string; message: string };
+	call?: HistoryEntry;
+}
+
+const TEST_ENV = {
+	OUTBOUND_ALLOW: '127.0.0.1/32',
+	OUTBOUND_PORTS: '1024-65535',
+	OUTBOUND_HEADERS_TIMEOUT_MS: '1000',
+	OUTBOUND_TOTAL_TIMEOUT_MS: '4000',
+	OUTBOUND_MAX_IN_FLIGHT: '2'
+};
+
+let admin: Client;
+let upstream: Upstream;
+
+beforeAll(async () => {
+	({ admin } = await serverWithAdmin(TEST_ENV));
+	upstream = await startUpstream();
+});
+
+afterAll(async () => {
+	await upstream.stop();
+	await stopAllServers();
+});
+
+function call(client: Client, body: object) {
+	return client.json<CallAnswer>('/api/test-calls', { method: 'POST', json: body });
+}
+
+function one(answer: { body: CallAnswer }): Call {
+	expect(answer.body.calls).toHaveLength(1);
+	return answer.body.calls![0];
+}
+
+describe('test calls', () => {
+	it('sends byte for byte the request the preview shows', async () => {
+		const body = {
+			service: 'sendMessage',
+			settings: {
+				genericSmsSendUrl: `${upstream.url}/send?from=%account[username]%&to=%sms_to%`,
+				genericSmsSendPostData: '{"to":"%sms_to%","body":"%sms_body%"}',
+				genericSmsSendContentType: 'application/json; charset=utf-8'
+			},
+			values: { 'account[username]': 'al ice', sms_to: '+14155550123', sms_body: 'Hi "there" é€' }
+		};
+		const preview = await admin.json<CallAnswer>('/api/preview', { method: 'POST', json: body });
+		const shown = preview.body.requests![0];
+		const before = upstream.requests.length;
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"sms_id":"m-1"}'
+		});
+		const answer = await call(admin, body);
+		expect(answer.status).toBe(200);
+		const result = one(answer);
+		const received = upstream.requests[before];
+		expect(received.method).toBe(shown.method);
+		expect(upstream.url + received.url).toBe(shown.url);
+		expect(received.headers['content-type']).toBe(shown.headers['Content-Type']);
+		expect(received.body).toBe(shown.body);
+		expect(result.request).toEqual(shown);
+		expect(result.response).toMatchObject({
+			status: 200,
+			bodyEncoding: 'text',
+			truncated: false,
+			via: 'network'
+		});
+		expect(result.response!.address).toMatchObject({ ip: '127.0.0.1', port: upstream.port });
+		expect(result.interpretation!.action).toEqual({ kind: 'storeSmsId', smsId: 'm-1' });
+	});
+
+	const JSON_TYPE = { 'content-type': 'application/json' };
+	const cases: [
+		string,
+		Record<string, string>,
+		{ status: number; headers?: Record<string, string>; body?: string },
+		string,
+		string | null
+	][] = [
+		[
+			'sendMessage',
+			{},
+			{ status: 402, headers: JSON_TYPE, body: '{"message":"Not enough credit"}' },
+			'showUser',
+			'Not enough credit'
+		],
+		['sendMessage', {}, { status: 500, body: 'x'.repeat(150) }, 'showUser', 'x'.repeat(100)],
+		['mediaRefSend', {}, { status: 200 }, 'success', null],
+		[
+			'mediaRefSend',
+			{},
+			{ status: 404, body: 'gone' },
+			'showGenericError',
+			'(the app’s generic error message)'
+		],
+		[
+			'externalAuth',
+			{},
+			{ status: 200, headers: JSON_TYPE, body: '{"phoneNumbers":["+14155550123"]}' },
+			'phoneNumbers',
+			null
+		],
+		[
+			'externalAuth',
+			{},
+			{ status: 401, headers: JSON_TYPE, body: '{"message":"bad"}' },
+			'silentlyIgnore',
+			null
+		],
+		[
+			'phoneNumberVerifier',
+			{},
+			{ status: 200, headers: JSON_TYPE, body: '{"token":"t-1"}' },
+			'wizardNext',
+			null
+		],
+		[
+			'phoneNumberVerifier',
+			{},
+			{ status: 400, headers: JSON_TYPE, body: '{"message":"Invalid number"}' },
+			'wizardMessageBox',
+			'Invalid number'
+		],
+		['invitationAccepted', {}, { status: 204 }, 'success', null],
+		['invitationAccepted', {}, { status: 200 }, 'silentlyIgnore', null],
+		[
+			'smartContactNotification',
+			{
+				smartContactNotificationContentType: 'application/json',
+				smartContactNotificationPostData: '{"n":"%new_smart_number%"}'
+			},
+			{ status: 204 },
+			'success',
+			null
+		],
+		[
+			'smartContactNotification',
+			{
+				smartContactNotificationContentType: 'application/json',
+				smartContactNotificationPostData: '{"n":"%new_smart_number%"}'
+			},
+			{ status: 503 },
+			'silentlyIgnore',
+			null
+		],
+		['pushTokenReporter', {}, { status: 200 }, 'success', null],
+		['pushTokenReporter', {}, { status: 500 }, 'retryLater', null]
+	];
+	const URL_KEYS: Record<string, string> = {
+		sendMessage: 'genericSmsSendUrl',
+		mediaRefSend: 'genericMediaRefSendUrl',
+		externalAuth: 'externalAuthUrl',
+		phoneNumberVerifier: 'phoneNumberVerifierUrl',
+		invitationAccepted: 'invitationAcceptedUrl',
+		smartContactNotification: 'smartContactNotificationUrl',
+		pushTokenReporter: 'pushTokenReporterUrl'
+	};
+
+	it.each(cases)(
+		'%s answered %j gets the interpretation of the catalogue',
+		async (service, extra, answer, kind, shown) => {
+			upstream.answerNext(answer);
+			const result = one(
+				await call(admin, {
+					service,
+					settings: { [URL_KEYS[service]]: `${upstream.url}/${service}`, ...extra }
+				})
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.response!.status).toBe(answer.status);
+			expect(result.interpretation!.action.kind).toBe(kind);
+			expect(result.interpretation!.shownToUser).toBe(shown);
+		}
+	);
+
+	it('reports a slow upstream as a timeout', async () => {
+		upstream.answerNext(() => {});
+		const result = one(
+			await call(admin, {
+				service: 'pushTokenReporter',
+				settings: { pushTokenReporterUrl: `${upstream.url}/slow` }
+			})
+		);
+		expect(result.error).toMatchObject({ code: 'headers_timeout' });
+		expect(result.error!.message).toContain(`${upstream.url}/slow`);
+	});
+
+	it('reports a refused connection', async () => {
+		const port = await freePort();
+		const result = one(
+			await call(admin, {
+				service: 'pushTokenReporter',
+				settings: { pushTokenReporterUrl: `http://127.0.0.1:${port}/` }
+			})
+		);
+		expect(result.error).toMatchObject({ code: 'connect_refused' });
+	});
+
+	it('cuts a 5 MB body at the limit and says so', async () => {
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'text/plain' },
+			body: 'a'.repeat(5 * 1024 * 1024)
+		});
+		const result = one(
+			await call(admin, {
+				service: 'pushTokenReporter',
+				settings: { pushTokenReporterUrl: `${upstream.url}/big` }
+			})
+		);
+		expect(result.response!.truncated).toBe(true);
+		expect(result.response!.size.body).toBe(1024 * 1024);
+		expect(result.response!.body.length).toBe(1024 * 1024);
+	});
+
+	it('stops decoding a gzip bomb at the limit', async () => {
+		const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-encoding': 'gzip', 'content-type': 'text/plain' },
+			body: bomb
+		});
+		const result = one(
+			await call(admin, {
+				service: 'pushTokenReporter',
+				settings: { pushTokenReporterUrl: `${upstream.url}/bomb` }
+			})
+		);
+		expect(result.response!.truncated).toBe(true);
+		expect(result.response!.size.body).toBe(1024 * 1024);
+		expect(result.response!.size.received).toBeLessThanOrEqual(bomb.length);
+	});
+
+	it('shows a redirect and does not follow it', async () => {
+		const before = upstream.requests.length;
+		upstream.answerNext({ status: 302, headers: { location: `${upstream.url}/elsewhere` } });
+		const result = one(
+			await call(admin, {
+				service: 'pushTokenReporter',
+				settings: { pushTokenReporterUrl: `${upstream.url}/moved` }
+			})
+		);
+		expect(result.response!.status).toBe(302);
+		expect(result.response!.redirect).toEqual({ location: `${upstream.url}/elsewhere` });
+		expect(upstream.requests.length).toBe(before + 1);
+	});
+
+	it('drops a header whose value would inject another header', async () => {
+		const before = upstream.requests.length;
+		const result = one(
+			await call(admin, {
+				service: 'mediaRefSend',
+				settings: {
+					genericMediaRefSendUrl: `${upstream.url}/h`,
+					genericMediaRefSendCustomHeaders: 'X-To: %sms_to%\nX-Ok: yes'
+				},
+				values: { sms_to: 'a\r\nInjected: 1' }
+			})
+		);
+		expect(result.response!.status).toBe(200);
+		expect(upstream.requests[before].headers['x-ok']).toBe('yes');
+		expect(upstream.requests[before].headers['injected']).toBeUndefined();
+		expect(upstream.requests[before].headers['x-to']).toBeUndefined();
+	});
+
+	it('masks secrets in the answer, the history and the audit log, but sends them', async () => {
+		const password = 'Hunter2-secret';
+		const before = upstream.requests.length;
+		upstream.answerNext({
+			status: 400,
+			headers: JSON_TYPE,
+			body: `{"message":"wrong password ${password}"}`
+		});
+		const answer = await call(admin, {
+			service: 'externalAuth',
+			settings: { externalAuthUrl: `${upstream.url}/s?p=%password%&h=%sha1(%password%)%` },
+			values: { password }
+		});
+		expect(upstream.requests[before].url).toContain(`p=${password}`);
+		const text = JSON.stringify(answer.body);
+		expect(text).not.toContain(password);
+		expect(one(answer).interpretation!.summary).toContain('“wrong password ••••••••”');
+		const entry = await admin.json<CallAnswer>(`/api/test-calls/${answer.body.id}`);
+		expect(entry.status).toBe(200);
+		expect(JSON.stringify(entry.body)).not.toContain(password);
+		expect(entry.body.call!.answer.calls[0].request.url).toContain('p=••••••••&h=••••••••');
+		const audit = await admin.json('/api/audit?action=test_call');
+		expect(audit.body.entries!.length).toBeGreaterThan(0);
+		expect(JSON.stringify(audit.body)).not.toContain(password);
+		expect(audit.body.entries![0].details).toMatchObject({
+			method: 'GET',
+			origin: upstream.url,
+			status: 400
+		});
+	});
+
+	it('lists the history of a service, newest first, and opens an entry', async () => {
+		upstream.answerNext({ status: 204 });
+		const made = await call(admin, {
+			service: 'invitationAccepted',
+			settings: { invitationAcceptedUrl: `${upstream.url}/hist` }
+		});
+		const list = await admin.json<{ calls: HistorySummary[] }>(
+			'/api/test-calls?service=invitationAccepted'
+		);
+		expect(list.body.calls[0]).toMatchObject({
+			id: made.body.id,
+			method: 'GET',
+			url: `${upstream.url}/hist`,
+			outcomes: [{ status: 204, success: true }]
+		});
+		const other = await createUser(admin, 'editor', 'history-editor@example.test');
+		expect((await other.client.json(`/api/test-calls/${made.body.id}`)).status).toBe(404);
+	});
+
+	it('cancels a running call', async () => {
+		upstream.answerNext(() => {});
+		const callId = crypto.randomUUID();
+		const pending = call(admin, {
+			service: 'pushTokenReporter',
+			settings: { pushTokenReporterUrl: `${upstream.url}/wait` },
+			callId
+		});
+		let cancelled = 404;
+		for (let i = 0; i < 50 && cancelled === 404; i++) {
+			cancelled = (await admin.fetch(`/api/test-calls/running/${callId}`, { method: 'DELETE' }))
+				.status;
+			if (cancelled === 404) await new Promise((r) => setTimeout(r, 20));
+		}
+		expect(cancelled).toBe(204);
+		expect(one(await pending).error).toMatchObject({ code: 'cancelled' });
+	});
+
+	it('answers 429 beyond the in-flight limit of a user', async () => {
+		upstream.answerNext(() => {});
+		upstream.answerNext(() => {});
+		const settings = { pushTokenReporterUrl: `${upstream.url}/hold` };
+		const held = [
+			call(admin, { service: 'pushTokenReporter', settings }),
+			call(admin, { service: 'pushTokenReporter', settings })
+		];
+		await new Promise((r) => setTimeout(r, 300));
+		const third = await call(admin, { service: 'pushTokenReporter', settings });
+		expect(third.status).toBe(429);
+		expect(third.body.error!.code).toBe('too_many_calls');
+		await Promise.all(held);
+	});
+
+	it('sends a saved profile scenario with its stored secret', async () => {
+		const document = profileDocument({ password: 'stored-Secret-9' });
+		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };
+		const id = await createProfile(admin, 'Test call profile', document);
+		const before = upstream.requests.length;
+		const answer = await call(admin, {
+			profileId: id,
+			service: 'externalAuth',
+			scenario: 'Text message'
+		});
+		expect(answer.status).toBe(200);
+		expect(upstream.requests[before].url).toBe('/p?pw=stored-Secret-9');
+		expect(JSON.stringify(answer.body)).not.toContain('stored-Secret-9');
+
+		// A masked value takes the stored secret only towards the saved origin.
+		const elsewhere = await call(admin, {
+			service: 'externalAuth',
+			settings: { externalAuthUrl: `http://127.0.0.1:${upstream.port + 1}/x?pw=%password%` },
+			values: { password: '••••••••' },
+			secretsFrom: { profileId: id, scenario: 'Text message' }
+		});
+		expect(elsewhere.status).toBe(400);
+		expect(elsewhere.body.error!.code).toBe('secret_origin');
+	});
+
+	it('refuses viewers, and names the field of a bad body', async () => {
+		const viewer = await createUser(admin, 'viewer', 'calls-viewer@example.test');
+		const refused = await call(viewer.client, { service: 'sendMessage', settings: {} });
+		expect(refused.status).toBe(403);
+		const bad = await call(admin, { service: 'nope', settings: {} });
+		expect(bad.status).toBe(400);
+		expect(bad.body.error!.message).toContain('service');
+	});
+});
