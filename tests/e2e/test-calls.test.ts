@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test, uniqueName } from './fixtures';
+import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
 
 test.describe('test calls and echo sinks', () => {
 	test('a test call to a sink shows the response, what the caller does, and the sink sees it live', async ({
@@ -85,5 +85,36 @@ test.describe('test calls and echo sinks', () => {
 			.click();
 		await expect(panel.getByText(/Reopened from your history/)).toBeVisible();
 		await expect(panel.getByRole('alert')).toContainText('cloud metadata address');
+	});
+
+	test('from the profile editor, two recipients give two test calls to a sink', async ({
+		page
+	}) => {
+		await page.goto('/sinks');
+		const sinkName = uniqueName('Recipients sink');
+		await page.getByLabel('Name', { exact: true }).fill(sinkName);
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
+		const address = (await page.locator('code').first().textContent())!;
+		const sinkUrl = page.url();
+
+		const id = await createProfile(page, uniqueName('Calls'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+		await page.keyboard.type(`${address}send?to=%sms_to%`);
+		await page.keyboard.press('Escape');
+		await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'Two recipients' });
+		await page.keyboard.press('Control+Enter');
+
+		const panel = page.getByRole('region', { name: 'Test call' });
+		const responses = panel.getByRole('tablist', { name: 'Responses' }).getByRole('tab');
+		await expect(responses).toHaveCount(2);
+		await expect(panel.getByRole('region', { name: 'What the caller does' })).toContainText(
+			'Success'
+		);
+		await page.goto(sinkUrl);
+		const received = page.getByRole('list', { name: 'Received requests' });
+		await expect(received).toContainText('/send?to=%2B14155550123');
+		await expect(received).toContainText('/send?to=%2B447700900456');
 	});
 });
