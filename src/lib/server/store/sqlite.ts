@@ -23,6 +23,9 @@ import type {
 
 type Row = Record<string, unknown>;
 
+/** Audit actions recorded as often as test calls are made (see `relaxed`). */
+const RELAXED_ACTIONS = new Set(['test_call']);
+
 function user(row: Row | undefined): User | undefined {
 	if (!row) return undefined;
 	return {
@@ -167,7 +170,30 @@ export function openSqliteStore(dataDir: string): Store {
 	db.pragma('busy_timeout = 5000');
 	migrate(db);
 
-	const q = (sql: string) => db.prepare(sql);
+	// Statements are prepared once per text: preparing costs more than running most of them.
+	const statements = new Map<string, Database.Statement>();
+	const q = (sql: string) => {
+		let statement = statements.get(sql);
+		if (!statement) {
+			statement = db.prepare(sql);
+			statements.set(sql, statement);
+		}
+		return statement;
+	};
+
+	/**
+	 * Runs high-volume records (test calls, sink requests and their audit entries) with
+	 * `synchronous = NORMAL`: in WAL mode they survive a crash of the app, and only a power loss
+	 * can take the last of them. Everything else stays `FULL`.
+	 */
+	const relaxed = <T>(write: () => T): T => {
+		db.pragma('synchronous = NORMAL');
+		try {
+			return write();
+		} finally {
+			db.pragma('synchronous = FULL');
+		}
+	};
 	const getRevision = q(`${REVISION_SELECT} WHERE r.profile_id = ? AND r.revision = ?`);
 	const insertRevision = q(
 		`INSERT INTO revisions (profile_id, revision, document, secrets, author_id, created_at, message)
@@ -363,7 +389,7 @@ export function openSqliteStore(dataDir: string): Store {
 		},
 		testCalls: {
 			async add(row, keep) {
-				return addTestCall(row, keep);
+				return relaxed(() => addTestCall(row, keep));
 			},
 			async list(userId, service, profileId, limit) {
 				const rows = q(
@@ -410,7 +436,7 @@ export function openSqliteStore(dataDir: string): Store {
 				return q('DELETE FROM sinks WHERE key = ?').run(key).changes === 1;
 			},
 			async addRequest(sinkKey, at, record, keep) {
-				return addSinkRequest(sinkKey, at, record, keep);
+				return relaxed(() => addSinkRequest(sinkKey, at, record, keep));
 			},
 			async requests(sinkKey, afterId, limit) {
 				const rows = q(
@@ -424,18 +450,21 @@ export function openSqliteStore(dataDir: string): Store {
 		},
 		audit: {
 			async append(entry) {
-				q(
-					`INSERT INTO audit_log (at, actor_id, actor, action, target, ip, details)
-					 VALUES (?, ?, ?, ?, ?, ?, ?)`
-				).run(
-					entry.at,
-					entry.actorId,
-					entry.actor,
-					entry.action,
-					entry.target,
-					entry.ip,
-					entry.details ? JSON.stringify(entry.details) : null
-				);
+				const write = () =>
+					q(
+						`INSERT INTO audit_log (at, actor_id, actor, action, target, ip, details)
+						 VALUES (?, ?, ?, ?, ?, ?, ?)`
+					).run(
+						entry.at,
+						entry.actorId,
+						entry.actor,
+						entry.action,
+						entry.target,
+						entry.ip,
+						entry.details ? JSON.stringify(entry.details) : null
+					);
+				if (RELAXED_ACTIONS.has(entry.action)) relaxed(write);
+				else write();
 			},
 			async list(filter) {
 				const where: string[] = [];
