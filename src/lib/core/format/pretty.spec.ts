@@ -37,6 +37,10 @@ describe('prettyXml', () => {
 		);
 	});
 
+	it('keeps markup as text: a script element is only a line', () => {
+		expect(prettyXml('<script>alert(1)</script>')).toBe('<script>alert(1)</script>');
+	});
+
 	it('answers null for XML that is not well-formed', () => {
 		expect(prettyXml('<a><b></a>')).toBeNull();
 	});
