@@ -6,3 +6,4 @@ export { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
 export { ACCOUNT_CORE_PATH } from './keys';
 export * from './describe';
 export * from './samples';
+export * from './placement';
