@@ -24,6 +24,7 @@ const RULES: Rule[] = [
 	{ methods: ['POST'], path: /^\/api\/session\/?$/, access: 'public' },
 	{ methods: ['GET'], path: /^\/api\/health\/?$/, access: 'public' },
 	{ methods: '*', path: /^\/(admin|api\/users|api\/audit)(\/|$)/, access: 'admin' },
+	{ methods: '*', path: /^\/api\/profiles\/[^/]+\/backup\/secrets\/?$/, access: 'admin' },
 	{ methods: '*', path: /^\/(logout|account)(\/|$)/, access: 'user' },
 	{ methods: '*', path: /^\/api\/(session|tokens|me)(\/|$)/, access: 'user' },
 	{ methods: ['POST'], path: /^\/api\/preview\/?$/, access: 'viewer' },
