@@ -1,3 +1,4 @@
+import { error } from '@sveltejs/kit';
 import type { XmlForm } from '$lib/core/catalogue';
 import type { Issue } from '$lib/core/issues';
 import {
@@ -199,4 +200,28 @@ export async function applyReviewed(
 		{ baseRevision, document: outcome.document, message },
 		kind === 'import' ? 'profile.imported' : 'profile.backup_restored'
 	);
+}
+
+/** What the profile's export, import, sheet and backup pages show of it, and who may write. */
+export async function profileSummary(
+	ctx: ServerContext,
+	id: string,
+	user: AuthUser | null
+): Promise<{
+	profile: { id: string; name: string; revision: number; deleted: boolean };
+	canWrite: boolean;
+	isAdmin: boolean;
+}> {
+	const profile = await getProfile(ctx, id);
+	if (!profile) error(404, 'There is no such profile.');
+	return {
+		profile: {
+			id: profile.id,
+			name: profile.name,
+			revision: profile.revision,
+			deleted: profile.deletedAt !== null
+		},
+		canWrite: profile.deletedAt === null && (user?.role === 'admin' || user?.role === 'editor'),
+		isAdmin: user?.role === 'admin'
+	};
 }
