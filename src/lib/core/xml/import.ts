@@ -6,7 +6,7 @@ import {
 	type XmlForm,
 	type XmlFormRule
 } from '../catalogue/placement';
-import { lineColumn, type Issue, type Result } from '../issues';
+import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
 import { containerPaths, SETTINGS_PATH, toStoredPath } from './forms';
 import { DEFAULT_XML_LIMITS, parseXml, type XmlElement, type XmlLimits } from './parse';
@@ -59,10 +59,26 @@ interface Walk {
 	occurrences: Map<string, Occurrence[]>;
 	preserved: PreservedElement[];
 	unknown: number;
+	lineStarts?: number[];
 }
 
+/** The line an element starts on: a binary search over line starts, found once per import. */
 function lineOf(walk: Walk, span: ElementSpan): number {
-	return lineColumn(walk.source, span.start).line;
+	if (!walk.lineStarts) {
+		walk.lineStarts = [0];
+		for (let i = walk.source.indexOf('\n'); i !== -1; i = walk.source.indexOf('\n', i + 1)) {
+			walk.lineStarts.push(i + 1);
+		}
+	}
+	const starts = walk.lineStarts;
+	let low = 0;
+	let high = starts.length - 1;
+	while (low < high) {
+		const mid = (low + high + 1) >> 1;
+		if (starts[mid] <= span.start) low = mid;
+		else high = mid - 1;
+	}
+	return low + 1;
 }
 
 function warn(walk: Walk, code: string, message: string, severity: Issue['severity'] = 'warning') {
