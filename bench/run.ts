@@ -2,6 +2,7 @@ import { benchEditor } from './editor';
 import { benchServer } from './server';
 import { benchTemplate } from './template';
 import { benchTestCalls } from './test-calls';
+import { benchXml } from './xml';
 
 /** `npm run bench`: every benchmark of the project, printed as Markdown tables. */
 
@@ -25,6 +26,12 @@ table(
 		'p95'
 	],
 	benchTemplate()
+);
+
+table(
+	'XML export and import: 1 MB of templates and 10,000 kept unknown elements',
+	['profile', 'operation', 'p50', 'p95', 'runs'],
+	benchXml()
 );
 
 table(

@@ -9,6 +9,9 @@ const trustProxy = process.env.TRUST_PROXY === '1';
 process.env.PROTOCOL_HEADER ??= 'x-forwarded-proto';
 const protocolHeader = process.env.PROTOCOL_HEADER.toLowerCase();
 
+// Imports and backups carry megabyte templates (the adapter's default limit is 512 KB).
+process.env.BODY_SIZE_LIMIT ??= '16M';
+
 const { handler } = await import('../build/handler.js');
 
 const port = Number(process.env.PORT ?? 3000);

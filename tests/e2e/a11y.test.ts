@@ -62,6 +62,18 @@ test.describe('accessibility of the signed-in pages', () => {
 		await expectAccessible(page);
 	});
 
+	test('export, portal sheet, import and backup pages, in light and dark', async ({ page }) => {
+		const id = await profileWithHistory(page);
+		for (const path of ['export', 'export?form=account', 'portal', 'import', 'backup']) {
+			await page.emulateMedia({ colorScheme: 'light' });
+			await page.goto(`/profiles/${id}/${path}`);
+			await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+			await expectAccessible(page);
+			await page.emulateMedia({ colorScheme: 'dark' });
+			await expectAccessible(page);
+		}
+	});
+
 	test('forms with errors and results, in dark mode', async ({ page }) => {
 		await page.emulateMedia({ colorScheme: 'dark' });
 		await page.goto('/admin/users');

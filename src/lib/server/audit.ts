@@ -23,6 +23,9 @@ export type AuditAction =
 	| 'profile.undeleted'
 	| 'profile.restored'
 	| 'profile.exported'
+	| 'profile.imported'
+	| 'profile.backup_with_secrets'
+	| 'profile.backup_restored'
 	| 'test_call'
 	| 'sink.created'
 	| 'sink.deleted';

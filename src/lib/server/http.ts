@@ -69,3 +69,15 @@ export function requireUser(event: RequestEvent) {
 	if (!user) throw new Error('No user on a route that requires one: check the access table.');
 	return user;
 }
+
+/**
+ * Headers of a file download: its type and an attachment name made of the profile's name (in
+ * ASCII, with the full name as RFC 5987 `filename*`) and `suffix`.
+ */
+export function downloadHeaders(name: string, suffix: string, type: string): HeadersInit {
+	const ascii = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'profile';
+	return {
+		'content-type': type,
+		'content-disposition': `attachment; filename="${ascii}${suffix}"; filename*=UTF-8''${encodeURIComponent(name + suffix)}`
+	};
+}

@@ -1,5 +1,6 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
+import type { Issue } from '$lib/core/issues';
 import { ProfileDocumentSchema } from '$lib/core/profile';
 import { apiError } from './http';
 import type { SaveOutcome } from './profiles';
@@ -41,4 +42,23 @@ export function saveResponse(outcome: SaveOutcome): Response {
 		`Someone saved revision ${outcome.conflict.current.revision} first; nothing was overwritten.`,
 		outcome.conflict
 	);
+}
+
+/** POST /api/profiles/:id/import */
+export const ImportXmlSchema = z.object({
+	baseRevision: z.number().int().positive(),
+	xml: z.string().max(8 * 1024 * 1024),
+	/** The chosen candidate per conflict, keyed `service.key`. */
+	choices: z.record(z.string().max(200), z.number().int().min(0)).default({})
+});
+
+/** POST /api/profiles/:id/backup/restore */
+export const RestoreBackupSchema = z.object({
+	baseRevision: z.number().int().positive(),
+	backup: z.unknown()
+});
+
+/** 400 for input that cannot be read or applied, with the core's issues (line and column). */
+export function unreadable(code: string, issues: Issue[]): Response {
+	return apiError(400, code, issues[0]?.message ?? 'The input cannot be read.', { issues });
 }

@@ -9,7 +9,7 @@ import {
 	type ProfileDocument,
 	type SecretValues
 } from '$lib/core/profile';
-import { recordAudit, type Actor } from './audit';
+import { recordAudit, type Actor, type AuditAction } from './audit';
 import type { AuthUser } from './auth/session';
 import type { ServerContext } from './context';
 import { seal, unseal } from './secrets';
@@ -143,7 +143,10 @@ export async function saveProfile(
 	ip: string | null,
 	id: string,
 	input: { baseRevision: number; document: ProfileDocument; message?: string | null },
-	action: 'profile.saved' | 'profile.restored' = 'profile.saved'
+	action: Extract<
+		AuditAction,
+		'profile.saved' | 'profile.restored' | 'profile.imported' | 'profile.backup_restored'
+	> = 'profile.saved'
 ): Promise<SaveOutcome> {
 	const profile = await ctx.store.profiles.get(id);
 	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };

@@ -8,3 +8,4 @@ export { ACCOUNT_CORE_PATH } from './keys';
 export * from './describe';
 export * from './samples';
 export * from './scenarios';
+export * from './placement';

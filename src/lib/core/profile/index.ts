@@ -2,3 +2,4 @@
 export * from './schema';
 export * from './secrets';
 export * from './diff';
+export * from './backup';

@@ -1,6 +1,8 @@
+import { isXmlKey } from '../catalogue/placement';
 import { keyOf } from '../catalogue/services';
 import type { Service } from '../catalogue/schema';
 import type { Issue } from '../issues';
+import { xmlCharIssues } from '../xml/chars';
 
 /**
  * A service's settings as the caller reads them: which key supplies the URL, body, content
@@ -73,9 +75,17 @@ function resolveUrl(service: Service, settings: Settings, issues: Issue[]) {
 	return { url: chosen.value, urlField: chosen.key };
 }
 
+/** Roles whose values are not templates, so the template analysis does not see them. */
+const PLAIN_ROLES = new Set(['contentType', 'method', 'flag']);
+
 /** Reads a service's settings the way its caller does. */
 export function resolveSettings(service: Service, settings: Settings): ResolvedSettings {
 	const issues: Issue[] = [];
+	for (const key of service.keys) {
+		if (PLAIN_ROLES.has(key.role) && isXmlKey(service, key.key)) {
+			issues.push(...xmlCharIssues(text(settings, key.key), key.key));
+		}
+	}
 	const known = new Set([
 		...service.keys.map((k) => k.key),
 		...service.deprecatedKeys.map((k) => k.key)

@@ -1,6 +1,8 @@
+import { isXmlKey } from '../catalogue/placement';
 import type { Service, Variable } from '../catalogue/schema';
 import { vocabularyOf } from '../catalogue/vocabulary';
 import type { Issue } from '../issues';
+import { xmlCharIssues } from '../xml/chars';
 import { tokenize, type PlaceholderToken, type Tokenized } from './tokenize';
 
 /**
@@ -54,7 +56,11 @@ function check(token: PlaceholderToken, service: Service, issues: Issue[]): Plac
 	};
 }
 
-/** Tokenizes a template and judges each placeholder by the service's vocabulary. */
+/**
+ * Tokenizes a template and judges each placeholder by the service's vocabulary. When `field` is
+ * a key the XML carries, characters XML 1.0 cannot carry are errors too (it could not be
+ * exported).
+ */
 export function analyzeTemplate(source: string, service: Service, field?: string): Analysis {
 	const tokenized = tokenize(source);
 	const issues: Issue[] = [...tokenized.issues];
@@ -68,6 +74,7 @@ export function analyzeTemplate(source: string, service: Service, field?: string
 		}
 		marks.push(check(inner, service, issues));
 	}
+	if (field && isXmlKey(service, field)) issues.push(...xmlCharIssues(source));
 	if (field) for (const issue of issues) issue.field = field;
 	return { tokenized, marks, issues };
 }

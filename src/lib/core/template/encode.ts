@@ -1,3 +1,5 @@
+import { XML_INVALID } from '../xml/chars';
+
 /**
  * Contextual encodings of substituted values. Where a placeholder sits decides how its value is
  * written, so a value never breaks the URL, form, JSON or XML around it.
@@ -41,10 +43,6 @@ function wellFormed(value: string): string {
 
 const FORM_EXTRA = /[!'()~]/g;
 
-/** Characters XML 1.0 cannot carry, even as character references. */
-const XML_INVALID =
-	// eslint-disable-next-line no-control-regex
-	/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_INVALID_TEST = new RegExp(XML_INVALID.source);
 
 const XML_ESCAPES: Record<string, string> = {

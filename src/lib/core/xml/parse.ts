@@ -1,5 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { lineColumn, type Issue } from '../issues';
+import { isXmlChar } from './chars';
+import { scanTags } from './spans';
 
 /**
  * Safe XML reading for response bodies and imports: DOCTYPE refused before parsing (no entity
@@ -29,17 +31,6 @@ type Node = Record<string, unknown>;
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const REFERENCE = /&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(amp|lt|gt|quot|apos));/g;
-
-function isXmlChar(cp: number): boolean {
-	return (
-		cp === 0x9 ||
-		cp === 0xa ||
-		cp === 0xd ||
-		(cp >= 0x20 && cp <= 0xd7ff) ||
-		(cp >= 0xe000 && cp <= 0xfffd) ||
-		(cp >= 0x10000 && cp <= 0x10ffff)
-	);
-}
 
 /**
  * XML's own references in one pass: the five predefined entities and character references
@@ -76,29 +67,27 @@ const parser = new XMLParser({
 	onDangerousProperty: (name) => name
 });
 
-function failure(code: string, message: string, line = 1, column = 1): { ok: false; issue: Issue } {
+/** Options of {@link parseXml}. */
+export interface XmlParseOptions {
+	/**
+	 * Read a fragment: any number of elements (and text) with no single root, as the children of
+	 * a root named {@link FRAGMENT_ROOT}. A leading XML declaration is allowed.
+	 */
+	fragment?: boolean;
+}
+
+/** The name of the root element a fragment is read into. */
+export const FRAGMENT_ROOT = 'fragment-root';
+
+const FRAGMENT_OPEN = `<${FRAGMENT_ROOT}>`;
+
+type Failure = { ok: false; issue: Issue };
+
+function failAt(code: string, message: string, line: number, column: number): Failure {
 	return {
 		ok: false,
 		issue: { code, severity: 'error', message: `${message} (line ${line}, column ${column})` }
 	};
-}
-
-function endOf(text: string, terminator: string, from: number): number {
-	const at = text.indexOf(terminator, from);
-	return at === -1 ? text.length : at + terminator.length;
-}
-
-/** The index just past the `>` that ends a tag, skipping quoted attribute values. */
-function tagEnd(text: string, from: number): number {
-	let quote: string | null = null;
-	for (let i = from; i < text.length; i++) {
-		const c = text[i];
-		if (quote !== null) {
-			if (c === quote) quote = null;
-		} else if (c === '"' || c === "'") quote = c;
-		else if (c === '>') return i + 1;
-	}
-	return text.length;
 }
 
 /**
@@ -111,29 +100,23 @@ function shapeOf(text: string): { depth: number; afterRoot: number | null } {
 	let max = 0;
 	let roots = 0;
 	let afterRoot: number | null = null;
-	let i = 0;
-	while (i < text.length) {
-		const lt = text.indexOf('<', i);
-		const stop = lt === -1 ? text.length : lt;
-		if (depth === 0 && roots > 0 && afterRoot === null) {
-			const stray = text.slice(i, stop).search(/\S/);
-			if (stray !== -1) afterRoot = i + stray;
-		}
-		if (lt === -1) break;
-		if (text.startsWith('<!--', lt)) i = endOf(text, '-->', lt + 4);
-		else if (text.startsWith('<![CDATA[', lt)) i = endOf(text, ']]>', lt + 9);
-		else if (text[lt + 1] === '?') i = endOf(text, '?>', lt + 2);
-		else if (text[lt + 1] === '!') i = endOf(text, '>', lt + 2);
-		else if (text[lt + 1] === '/') {
-			depth--;
-			i = tagEnd(text, lt + 2);
-		} else {
-			if (depth === 0 && roots++ > 0 && afterRoot === null) afterRoot = lt;
-			i = tagEnd(text, lt + 1);
+	scanTags(
+		text,
+		(tag) => {
+			if (tag.kind === 'close') {
+				depth--;
+				return;
+			}
+			if (depth === 0 && roots++ > 0 && afterRoot === null) afterRoot = tag.start;
 			max = Math.max(max, depth + 1);
-			if (text[i - 2] !== '/') depth++;
+			if (tag.kind === 'open') depth++;
+		},
+		(from, to) => {
+			if (depth !== 0 || roots === 0 || afterRoot !== null) return;
+			const stray = text.slice(from, to).search(/\S/);
+			if (stray !== -1) afterRoot = from + stray;
 		}
-	}
+	);
 	return { depth: max, afterRoot };
 }
 
@@ -155,21 +138,45 @@ function toElement(name: string, node: Node): XmlElement {
 	let text = '';
 	for (const child of node[name] as Node[]) {
 		const childName = Object.keys(child).find((k) => k !== ':@');
-		if (childName === undefined || childName === '#comment') continue;
+		// Comments and processing instructions are not elements.
+		if (childName === undefined || childName === '#comment' || childName.startsWith('?')) continue;
 		if (childName === '#text') text += String(child['#text']);
 		else children.push(toElement(childName, child));
 	}
 	return { name, attributes, children, text };
 }
 
-/** Parses an XML document into its root element, or an issue saying what is wrong and where. */
+/** The outcome of {@link parseXml}: the root element and the text that was read. */
+export type XmlParseResult = { ok: true; root: XmlElement; source: string } | Failure;
+
+/**
+ * Parses an XML document into its root element, or an issue saying what is wrong and where.
+ * `source` is the text as read: line breaks normalised to LF as XML requires (a CR survives only
+ * as `&#13;`), and for a fragment, wrapped in its root.
+ */
 export function parseXml(
-	text: string,
-	limits: XmlLimits = DEFAULT_XML_LIMITS
-): { ok: true; root: XmlElement } | { ok: false; issue: Issue } {
-	if (text.length > limits.maxBytes) {
-		return failure('xml_too_large', `The XML is larger than ${limits.maxBytes} bytes`);
+	input: string,
+	limits: XmlLimits = DEFAULT_XML_LIMITS,
+	options: XmlParseOptions = {}
+): XmlParseResult {
+	if (input.length > limits.maxBytes) {
+		return failAt('xml_too_large', `The XML is larger than ${limits.maxBytes} bytes`, 1, 1);
 	}
+	const normalised = input.replace(/\r\n?/g, '\n');
+	if (!options.fragment) return readXml(normalised, limits, 0);
+	// The declaration may only open a document: blank it out (columns stay) before wrapping.
+	const body = normalised.replace(/^\s*<\?xml\s[^>]*\?>/, (d) => ' '.repeat(d.length));
+	const wrapped = `${FRAGMENT_OPEN}${body}</${FRAGMENT_ROOT}>`;
+	return readXml(wrapped, limits, FRAGMENT_OPEN.length);
+}
+
+/**
+ * Reads a document. A non-zero `shift` means the input was wrapped in a fragment root of that
+ * many characters: positions on line 1 and the nesting depth are given back as in the input.
+ */
+function readXml(text: string, limits: XmlLimits, shift: number): XmlParseResult {
+	const failure = (code: string, message: string, line = 1, column = 1): Failure =>
+		failAt(code, message, line, line === 1 ? Math.max(1, column - shift) : column);
 	const doctype = /<!DOCTYPE/i.exec(text);
 	if (doctype) {
 		const before = text.slice(0, doctype.index).split('\n');
@@ -181,7 +188,7 @@ export function parseXml(
 		);
 	}
 	const shape = shapeOf(text);
-	if (shape.depth > limits.maxDepth) {
+	if (shape.depth - (shift ? 1 : 0) > limits.maxDepth) {
 		return failure('xml_too_deep', `The XML nests deeper than ${limits.maxDepth} levels`);
 	}
 	const valid = XMLValidator.validate(text);
@@ -208,7 +215,7 @@ export function parseXml(
 		for (const node of nodes) {
 			const name = Object.keys(node).find((k) => k !== ':@');
 			if (name && !name.startsWith('?') && name !== '#comment' && name !== '#text') {
-				return { ok: true, root: toElement(name, node) };
+				return { ok: true, root: toElement(name, node), source: text };
 			}
 		}
 		return failure('xml_invalid', 'The XML has no root element');

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { lineColumn, type Issue, type Result } from '../issues';
+import { ProfileDocumentSchema, type ProfileDocument } from './schema';
+
+/**
+ * A profile backup: the whole document of one revision as JSON, lossless. Secret sample values
+ * are left out (written as the mask) unless an admin included them; restoring a backup whose
+ * secrets were left out keeps the profile's stored secrets under the same scenario names.
+ */
+
+/** The `format` field of every backup. */
+export const BACKUP_FORMAT = 'provisioning-studio.profile-backup';
+
+/** A backup file. */
+export const ProfileBackupSchema = z.object({
+	format: z.literal(BACKUP_FORMAT),
+	version: z.literal(1),
+	profile: z.object({
+		id: z.string().max(100),
+		name: z.string().max(200),
+		revision: z.number().int().positive()
+	}),
+	exportedAt: z.string().max(40),
+	/** `left_out`: secret values are the mask; `included`: they are the values themselves. */
+	secrets: z.enum(['left_out', 'included']),
+	document: ProfileDocumentSchema
+});
+export type ProfileBackup = z.infer<typeof ProfileBackupSchema>;
+
+/** A backup of one revision's document. */
+export function makeBackup(
+	profile: { id: string; name: string; revision: number },
+	document: ProfileDocument,
+	secrets: ProfileBackup['secrets'],
+	at: Date
+): ProfileBackup {
+	return {
+		format: BACKUP_FORMAT,
+		version: 1,
+		profile: { id: profile.id, name: profile.name, revision: profile.revision },
+		exportedAt: at.toISOString(),
+		secrets,
+		document
+	};
+}
+
+class ReservedKey extends Error {}
+
+function invalid(message: string): Issue {
+	return { code: 'backup_invalid', severity: 'error', message };
+}
+
+/**
+ * Reads a backup file's text. Not JSON (with the line and column), a `__proto__` key, or a
+ * document that does not validate are refused with what is wrong and where.
+ */
+export function parseBackup(text: string): Result<ProfileBackup> {
+	let data: unknown;
+	try {
+		data = JSON.parse(text, (key, value: unknown) => {
+			if (key === '__proto__') throw new ReservedKey();
+			return value;
+		});
+	} catch (error) {
+		if (error instanceof ReservedKey) {
+			const at = lineColumn(text, text.indexOf('"__proto__"'));
+			return {
+				ok: false,
+				issues: [invalid(`The key "__proto__" is refused (line ${at.line}, column ${at.column}).`)]
+			};
+		}
+		const message = error instanceof Error ? error.message : '';
+		const position = /position (\d+)/.exec(message);
+		const at = lineColumn(text, position ? Number(position[1]) : text.length);
+		return {
+			ok: false,
+			issues: [
+				invalid(`The backup is not valid JSON (line ${at.line}, column ${at.column}): ${message}`)
+			]
+		};
+	}
+	const parsed = ProfileBackupSchema.safeParse(data);
+	if (parsed.success) return { ok: true, value: parsed.data, issues: [] };
+	return {
+		ok: false,
+		issues: parsed.error.issues
+			.slice(0, 20)
+			.map((i) =>
+				invalid(
+					i.path.length
+						? `${i.path.map(String).join('.')}: ${i.message}`
+						: `Not a profile backup: ${i.message}`
+				)
+			)
+	};
+}

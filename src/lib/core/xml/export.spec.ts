@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { emptyDocument, type ProfileDocument } from '../profile';
+import { escapeXmlText, exportXml, portalSheet, portalSheetMarkdown } from '.';
+
+function withServices(services: Record<string, Record<string, string>>): ProfileDocument {
+	return { ...emptyDocument(), services };
+}
+
+describe('exportXml', () => {
+	it('writes an empty profile as empty containers', () => {
+		const exported = exportXml(emptyDocument(), 'provisioning');
+		expect(exported.ok && exported.value).toBe(
+			'<?xml version="1.0" encoding="UTF-8"?>\n<provisioning>\n\t<account>\n\t\t<core/>\n\t</account>\n</provisioning>\n'
+		);
+		const account = exportXml(emptyDocument(), 'account');
+		expect(account.ok && account.value).toBe(
+			'<?xml version="1.0" encoding="UTF-8"?>\n<account/>\n'
+		);
+	});
+
+	it('leaves portal settings out of the XML', () => {
+		const exported = exportXml(
+			withServices({
+				externalAuth: { externalAuthUrl: 'https://auth/' },
+				invitationAccepted: { invitationAcceptedUrl: 'https://inv/' },
+				sendMessage: { genericSmsSendUrl: 'https://sms/' }
+			}),
+			'account'
+		);
+		expect(exported.ok && exported.value).not.toMatch(/externalAuth|invitationAccepted/);
+		expect(exported.ok && exported.value).toContain(
+			'<genericSmsSendUrl>https://sms/</genericSmsSendUrl>'
+		);
+	});
+
+	it('refuses characters XML 1.0 cannot carry, naming the setting', () => {
+		const exported = exportXml(
+			withServices({ sendMessage: { genericSmsSendPostData: 'a\u0001b' } }),
+			'provisioning'
+		);
+		expect(exported.ok).toBe(false);
+		expect(exported.issues).toEqual([
+			expect.objectContaining({
+				code: 'xml_char_invalid',
+				field: 'genericSmsSendPostData',
+				from: 1
+			})
+		]);
+	});
+
+	it('writes a deprecated post data key under its replacement, or leaves it out with a warning', () => {
+		const alone = exportXml(
+			withServices({ sendMessage: { genericSmsPostData: 'x=1' } }),
+			'account'
+		);
+		expect(alone.ok && alone.value).toContain(
+			'<genericSmsSendPostData>x=1</genericSmsSendPostData>'
+		);
+		expect(alone.issues.map((i) => i.code)).toEqual(['deprecated_key']);
+		const both = exportXml(
+			withServices({ sendMessage: { genericSmsPostData: 'x=1', genericSmsSendPostData: 'y=2' } }),
+			'account'
+		);
+		expect(both.ok && both.value).not.toContain('x=1');
+		expect(both.issues[0].message).toMatch(/left out/);
+	});
+
+	it('refuses a preserved element that is not one well-formed element', () => {
+		for (const xml of ['</core><evil/>', '<a/><b/>', 'text', '<?pi x?><a/>', '<!DOCTYPE a><a/>']) {
+			const document = {
+				...emptyDocument(),
+				preservedXml: [{ path: 'provisioning', index: 0, xml }]
+			};
+			const exported = exportXml(document, 'provisioning');
+			expect(exported.ok, xml).toBe(false);
+			expect(exported.issues[0].code).toBe('xml_preserved_invalid');
+		}
+	});
+
+	it('leaves elements the account form has no place for out, with a warning', () => {
+		const document = {
+			...emptyDocument(),
+			preservedXml: [
+				{ path: 'provisioning', index: 0, xml: '<branding/>' },
+				{ path: 'provisioning/account/core', index: 0, xml: '<kept/>' }
+			]
+		};
+		const exported = exportXml(document, 'account');
+		expect(exported.ok && exported.value).toBe(
+			'<?xml version="1.0" encoding="UTF-8"?>\n<account>\n\t<kept/>\n</account>\n'
+		);
+		expect(exported.issues.map((i) => i.code)).toEqual(['xml_preserved_omitted']);
+	});
+
+	it('escapes markup, ]]> and CR, and nothing else', () => {
+		expect(escapeXmlText('a & <b> ]]> "q" \'s\'\r\n\t🎉')).toBe(
+			'a &amp; &lt;b&gt; ]]&gt; "q" \'s\'&#13;\n\t🎉'
+		);
+	});
+});
+
+describe('portal field sheet', () => {
+	const document = withServices({
+		externalAuth: { externalAuthUrl: 'https://auth.example.com/?u=%username%' },
+		phoneNumberVerifier: { phoneNumberVerifierPostData: 'code ```x``` `y`' },
+		sendMessage: { genericSmsSendUrl: 'https://sms/' }
+	});
+
+	it('lists the portal settings with their step and value, and no XML setting', () => {
+		const sheet = portalSheet(document);
+		expect(sheet.map((f) => f.key)).toContain('invitationAcceptedUrl');
+		expect(sheet.map((f) => f.key)).toContain('smartContactNotificationContentType');
+		expect(sheet.map((f) => f.key)).not.toContain('genericSmsSendUrl');
+		expect(sheet.find((f) => f.key === 'externalAuthUrl')).toMatchObject({
+			serviceTitle: 'External Authentication',
+			step: 'Provisioning Options (step 2)',
+			value: 'https://auth.example.com/?u=%username%'
+		});
+		expect(sheet.find((f) => f.key === 'phoneNumberVerifierUrl')).toMatchObject({
+			step: 'White-label configuration',
+			value: ''
+		});
+	});
+
+	it('writes Markdown whose code blocks carry any value, backticks included', () => {
+		const markdown = portalSheetMarkdown('Acme *prod*', 3, portalSheet(document));
+		expect(markdown).toContain('# Portal fields of Acme \\*prod\\* (revision 3)');
+		expect(markdown).toContain('## White-label configuration');
+		expect(markdown).toContain('````text\ncode ```x``` `y`\n````');
+		expect(markdown).toContain('_Not set._');
+	});
+});

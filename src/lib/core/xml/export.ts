@@ -1,0 +1,150 @@
+import {
+	DEPRECATED_XML_KEYS,
+	XML_FORMS,
+	XML_KEYS,
+	type XmlForm,
+	type XmlFormRule
+} from '../catalogue/placement';
+import type { Issue, Result } from '../issues';
+import type { ProfileDocument } from '../profile/schema';
+import { xmlCharIssues } from './chars';
+import { containerPaths, toFormPath } from './forms';
+import { parseXml } from './parse';
+
+/**
+ * A profile's XML settings as the additional provisioning XML (`provisioning/account/core`) or
+ * as an `<account>` document. Element names come only from the catalogue and from preserved
+ * elements, which are written back exactly as they were imported, at their old positions.
+ */
+
+/** One setting to write: its element name and text. */
+export interface XmlSetting {
+	service: string;
+	key: string;
+	value: string;
+}
+
+const INDENT = '\t';
+
+/** Escapes element text: `&`, `<`, `>` (so `]]>` is harmless) and CR, which parsers turn into LF. */
+export function escapeXmlText(text: string): string {
+	return text.replace(/[&<>\r]/g, (c) =>
+		c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'
+	);
+}
+
+/**
+ * The settings the XML carries, in catalogue order. A deprecated key (`genericSmsPostData`) is
+ * written under its replacement when that is empty, as the caller reads it; else it is left out.
+ */
+export function xmlSettings(document: ProfileDocument): {
+	settings: XmlSetting[];
+	issues: Issue[];
+} {
+	const issues: Issue[] = [];
+	const settings: XmlSetting[] = [];
+	const value = (service: string, key: string): string => {
+		const all = document.services as Record<string, Record<string, string> | undefined>;
+		const own = all[service];
+		return own && Object.hasOwn(own, key) ? own[key] : '';
+	};
+	for (const { service, key } of XML_KEYS) {
+		let text = value(service.id, key.key);
+		for (const { deprecated } of DEPRECATED_XML_KEYS.filter(
+			(d) => d.service === service && d.deprecated.replacement === key.key
+		)) {
+			const old = value(service.id, deprecated.key);
+			if (old === '') continue;
+			issues.push({
+				code: 'deprecated_key',
+				severity: 'warning',
+				message:
+					text === ''
+						? `${deprecated.key} is written as ${key.key}. ${deprecated.note}`
+						: `${deprecated.key} is left out: ${key.key} is set. ${deprecated.note}`,
+				field: deprecated.key
+			});
+			if (text === '') text = old;
+		}
+		if (text === '') continue;
+		issues.push(...xmlCharIssues(text, key.key));
+		settings.push({ service: service.id, key: key.key, value: text });
+	}
+	return { settings, issues };
+}
+
+/** A preserved element is written back only if it is still exactly one well-formed element. */
+function checkPreserved(xml: string, path: string, index: number): Issue | null {
+	const parsed = /^<[^!?/]/.test(xml) ? parseXml(xml) : null;
+	if (parsed?.ok) return null;
+	return {
+		code: 'xml_preserved_invalid',
+		severity: 'error',
+		message: `The preserved element #${index} under ${path} is not one well-formed element${parsed ? `: ${parsed.issue.message}` : ''}.`
+	};
+}
+
+interface Child {
+	/** The element's lines, not yet indented; a line may hold line breaks of a value. */
+	lines: string[];
+}
+
+function element(name: string, children: Child[]): string[] {
+	if (children.length === 0) return [`<${name}/>`];
+	return [
+		`<${name}>`,
+		...children.flatMap((c) => c.lines.map((line) => INDENT + line)),
+		`</${name}>`
+	];
+}
+
+/**
+ * Writes the profile's XML settings and preserved elements as `form`. Fails with the issues when
+ * a setting holds a character XML 1.0 cannot carry or a preserved element is not well-formed;
+ * preserved elements the form has no place for are left out with a warning.
+ */
+export function exportXml(document: ProfileDocument, form: XmlForm): Result<string> {
+	const rule: XmlFormRule = XML_FORMS[form];
+	const { settings, issues } = xmlSettings(document);
+	const paths = containerPaths(rule);
+	const preserved = new Map<string, { index: number; xml: string }[]>();
+	let omitted = 0;
+	for (const item of document.preservedXml) {
+		const path = toFormPath(item.path, rule);
+		if (path === null) {
+			omitted++;
+			continue;
+		}
+		const problem = checkPreserved(item.xml, item.path, item.index);
+		if (problem) issues.push(problem);
+		const list = preserved.get(path) ?? [];
+		list.push({ index: item.index, xml: item.xml });
+		preserved.set(path, list);
+	}
+	if (omitted > 0) {
+		issues.push({
+			code: 'xml_preserved_omitted',
+			severity: 'warning',
+			message: `${omitted} preserved element(s) outside ${XML_FORMS.provisioning.settingsPath} have no place in the ${rule.label.toLowerCase()} and are left out.`
+		});
+	}
+	if (issues.some((i) => i.severity === 'error')) return { ok: false, issues };
+
+	// Rendering and indentation do not change element text: line breaks inside values and inside
+	// preserved elements are kept as they are (only element lines are indented).
+	const render = (depth: number): Child => {
+		const path = paths[depth];
+		const name = path.split('/').pop()!;
+		const children: Child[] =
+			depth === paths.length - 1
+				? settings.map((s) => ({ lines: [`<${s.key}>${escapeXmlText(s.value)}</${s.key}>`] }))
+				: [render(depth + 1)];
+		const kept = (preserved.get(path) ?? []).sort((a, b) => a.index - b.index);
+		for (const item of kept) {
+			children.splice(Math.min(item.index, children.length), 0, { lines: [item.xml] });
+		}
+		return { lines: element(name, children) };
+	};
+	const xml = ['<?xml version="1.0" encoding="UTF-8"?>', ...render(0).lines, ''].join('\n');
+	return { ok: true, value: xml, issues };
+}

@@ -1,0 +1,74 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { emptyDocument } from '../profile';
+import { applyImport, decodeXmlBytes, exportXml, importXml, type ConflictChoices } from '.';
+
+/**
+ * One folder per case under tests/fixtures/xml: `input.xml` (read as bytes, as an upload is),
+ * `expected.json` (the import: the model and its issues, or the refusal), `expected-export.xml`
+ * (the model applied to an empty profile and exported in the form it came in; a fragment is
+ * exported as the additional provisioning XML) and, for conflicts, `choices.json`.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../../../../tests/fixtures/xml');
+const CASES = readdirSync(ROOT).sort();
+
+function read(name: string, file: string): string | undefined {
+	const at = path.join(ROOT, name, file);
+	return existsSync(at) ? readFileSync(at, 'utf8') : undefined;
+}
+
+/** The import of a case's input, shaped as expected.json holds it. */
+function imported(name: string) {
+	const decoded = decodeXmlBytes(new Uint8Array(readFileSync(path.join(ROOT, name, 'input.xml'))));
+	if (!decoded.ok) return { result: { ok: false, issues: [decoded.issue] }, value: undefined };
+	const result = importXml(decoded.text);
+	if (!result.ok) return { result: { ok: false, issues: result.issues }, value: undefined };
+	return { result: { ok: true, ...result.value, issues: result.issues }, value: result.value };
+}
+
+describe('XML fixtures', () => {
+	it('has cases to run', () => {
+		expect(CASES.length).toBeGreaterThan(10);
+	});
+
+	it.each(CASES)('%s: the import gives expected.json', (name) => {
+		const expected = JSON.parse(read(name, 'expected.json') ?? 'null');
+		expect(imported(name).result).toEqual(expected);
+	});
+
+	it.each(CASES)('%s: applied to an empty profile, it exports as expected-export.xml', (name) => {
+		const { value } = imported(name);
+		const expected = read(name, 'expected-export.xml');
+		if (!value) {
+			expect(expected, 'a refused input has no export').toBeUndefined();
+			return;
+		}
+		const choices = JSON.parse(read(name, 'choices.json') ?? '{}') as ConflictChoices;
+		const applied = applyImport(emptyDocument(), value, choices);
+		if (!applied.ok) throw new Error(applied.issues.map((i) => i.message).join('\n'));
+		const exported = exportXml(
+			applied.value,
+			value.form === 'account' ? 'account' : 'provisioning'
+		);
+		expect(exported.ok && exported.value).toBe(expected);
+	});
+
+	it.each(CASES.filter((name) => read(name, 'expected-export.xml') !== undefined))(
+		'%s: the export reads back to the same settings and kept elements',
+		(name) => {
+			const again = importXml(read(name, 'expected-export.xml')!);
+			const { value } = imported(name);
+			const applied = applyImport(
+				emptyDocument(),
+				value!,
+				JSON.parse(read(name, 'choices.json') ?? '{}')
+			);
+			expect(again.ok && applyImport(emptyDocument(), again.value).ok).toBe(true);
+			if (!again.ok || !applied.ok) return;
+			const reread = applyImport(emptyDocument(), again.value);
+			expect(reread.ok && reread.value).toEqual(applied.value);
+		}
+	);
+});

@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+	DEPRECATED_XML_KEYS,
+	PORTAL_KEYS,
+	XML_FORMS,
+	XML_KEYS,
+	type XmlForm
+} from '../catalogue/placement';
+import { emptyDocument, type ProfileDocument } from '../profile';
+import { applyImport, escapeXmlText, exportXml, importXml, isXmlText } from '.';
+
+/**
+ * The round trip: for generated profiles (arbitrary setting values, unknown elements at
+ * arbitrary places), importing the export gives the profile back, in both forms.
+ */
+
+const TRICKY = [
+	']]>',
+	'&',
+	'&amp;',
+	'"',
+	"'",
+	'<',
+	'>',
+	'\n',
+	'\r\n',
+	'\r',
+	'\t',
+	'  ',
+	'🎉',
+	'%x%',
+	'007'
+];
+
+const valueArb = fc
+	.array(fc.oneof(fc.constantFrom(...TRICKY), fc.string({ unit: 'binary', maxLength: 8 })), {
+		minLength: 1,
+		maxLength: 6
+	})
+	.map((parts) => parts.join(''))
+	.filter((text) => text !== '' && isXmlText(text));
+
+const TAKEN = new Set([
+	...XML_KEYS.map((p) => p.key.key),
+	...DEPRECATED_XML_KEYS.map((d) => d.deprecated.key),
+	'provisioning',
+	'account',
+	'core',
+	'__proto__',
+	'constructor',
+	'prototype'
+]);
+
+const elementArb = fc
+	.tuple(
+		fc.oneof(
+			fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,10}$/),
+			fc.constantFrom(...PORTAL_KEYS.map((p) => p.key.key), 'toString', 'valueOf')
+		),
+		fc.option(fc.string({ maxLength: 6 }).filter(isXmlText)),
+		valueArb
+	)
+	.filter(([name]) => !TAKEN.has(name) && !/^xml/i.test(name))
+	.map(([name, attribute, text]) => {
+		const attr =
+			attribute === null ? '' : ` v="${escapeXmlText(attribute).replace(/"/g, '&quot;')}"`;
+		return `<${name}${attr}>${escapeXmlText(text)}</${name}>`;
+	});
+
+/** Unknown elements at valid places among `fixed` generated children of a container. */
+function placedArb(path: string, fixed: number) {
+	return fc.array(elementArb, { maxLength: 4 }).chain((elements) =>
+		fc
+			.shuffledSubarray(
+				Array.from({ length: fixed + elements.length }, (_, i) => i),
+				{ minLength: elements.length, maxLength: elements.length }
+			)
+			.map((positions) => {
+				positions.sort((a, b) => a - b);
+				return elements.map((xml, i) => ({ path, index: positions[i], xml }));
+			})
+	);
+}
+
+function profileArb(form: XmlForm): fc.Arbitrary<ProfileDocument> {
+	const settingsPath = XML_FORMS.provisioning.settingsPath;
+	return fc
+		.uniqueArray(fc.constantFrom(...XML_KEYS), { selector: (p) => p.key.key, maxLength: 10 })
+		.chain((keys) =>
+			fc
+				.tuple(
+					fc.array(valueArb, { minLength: keys.length, maxLength: keys.length }),
+					form === 'provisioning' ? placedArb('provisioning', 1) : fc.constant([]),
+					form === 'provisioning' ? placedArb('provisioning/account', 1) : fc.constant([]),
+					placedArb(settingsPath, keys.length)
+				)
+				.map(([values, outer, middle, inner]) => {
+					const document = emptyDocument();
+					const services = document.services as Record<string, Record<string, string>>;
+					keys.forEach((p, i) => ((services[p.service.id] ??= {})[p.key.key] = values[i]));
+					document.preservedXml = [...outer, ...middle, ...inner];
+					return document;
+				})
+		);
+}
+
+describe('XML round trip', () => {
+	it.each(['provisioning', 'account'] as const)(
+		'import(export(profile)) is the profile, in the %s form',
+		(form) => {
+			fc.assert(
+				fc.property(profileArb(form), (profile) => {
+					const exported = exportXml(profile, form);
+					if (!exported.ok) throw new Error(JSON.stringify(exported.issues));
+					const imported = importXml(exported.value);
+					if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
+					expect(imported.value.form).toBe(form);
+					const applied = applyImport(emptyDocument(), imported.value);
+					expect(applied.ok && applied.value).toEqual(profile);
+				}),
+				{ numRuns: 300 }
+			);
+		}
+	);
+
+	it('exports the same text again after a round trip', () => {
+		fc.assert(
+			fc.property(profileArb('provisioning'), (profile) => {
+				const first = exportXml(profile, 'provisioning');
+				const imported = first.ok ? importXml(first.value) : null;
+				const applied = imported?.ok ? applyImport(emptyDocument(), imported.value) : null;
+				const second = applied?.ok ? exportXml(applied.value, 'provisioning') : null;
+				expect(second?.ok && second.value).toBe(first.ok && first.value);
+			}),
+			{ numRuns: 100 }
+		);
+	});
+});

@@ -1,0 +1,227 @@
+import { error } from '@sveltejs/kit';
+import type { XmlForm } from '$lib/core/catalogue';
+import type { Issue } from '$lib/core/issues';
+import {
+	diffDocuments,
+	makeBackup,
+	parseBackup,
+	type FieldChange,
+	type ProfileBackup,
+	type ProfileDocument
+} from '$lib/core/profile';
+import {
+	applyImport,
+	exportXml,
+	importXml,
+	portalSheet,
+	type ConflictChoices,
+	type ImportConflict,
+	type ImportForm
+} from '$lib/core/xml';
+import { recordAudit } from './audit';
+import type { AuthUser } from './auth/session';
+import type { ServerContext } from './context';
+import { documentWithSecrets, getProfile, saveProfile, type SaveOutcome } from './profiles';
+
+/**
+ * Profiles in and out: XML export, the portal field sheet, XML import and backups. A review
+ * computes what would change against one revision and saves nothing; applying saves a new
+ * revision based on that revision, so a stale review meets the ordinary 409.
+ */
+
+/** Who acts, for the audit log. */
+export interface Acting {
+	user: AuthUser;
+	ip: string | null;
+}
+
+/** What a review shows: the changes field by field, the issues, and what must be chosen. */
+export interface Review {
+	baseRevision: number;
+	changes: FieldChange[];
+	issues: Issue[];
+	conflicts: ImportConflict[];
+	/** Only for XML: the shape it had. */
+	form?: ImportForm;
+}
+
+/** A review, or why the input cannot be read. */
+export type ReviewOutcome =
+	| { ok: true; review: Review; document: ProfileDocument | null }
+	| { ok: false; reason: 'not_found' }
+	| { ok: false; reason: 'invalid'; issues: Issue[] };
+
+function actor(acting: Acting) {
+	return { id: acting.user.id, email: acting.user.email, ip: acting.ip };
+}
+
+/** The head revision's XML in one form (or the issues that prevent it), recorded as an export. */
+export async function exportProfileXml(
+	ctx: ServerContext,
+	acting: Acting | null,
+	id: string,
+	form: XmlForm
+) {
+	const profile = await getProfile(ctx, id);
+	if (!profile) return undefined;
+	const exported = exportXml(profile.document, form);
+	if (exported.ok && acting) {
+		await recordAudit(ctx.store, actor(acting), 'profile.exported', id, {
+			form,
+			revision: profile.revision
+		});
+	}
+	return { profile, exported };
+}
+
+/** The head revision's portal fields. */
+export async function profilePortalSheet(ctx: ServerContext, id: string) {
+	const profile = await getProfile(ctx, id);
+	return profile && { profile, fields: portalSheet(profile.document) };
+}
+
+/** A backup of the head revision; with secrets only for an admin who confirmed (audited). */
+export async function backupProfile(
+	ctx: ServerContext,
+	acting: Acting,
+	id: string,
+	withSecrets: boolean
+): Promise<ProfileBackup | undefined> {
+	const profile = await getProfile(ctx, id);
+	if (!profile) return undefined;
+	let document = profile.document;
+	if (withSecrets) {
+		const row = await ctx.store.profiles.revision(id, profile.revision);
+		if (!row) return undefined;
+		document = documentWithSecrets(ctx, row);
+	}
+	await recordAudit(
+		ctx.store,
+		actor(acting),
+		withSecrets ? 'profile.backup_with_secrets' : 'profile.exported',
+		id,
+		{ form: 'backup', revision: profile.revision }
+	);
+	return makeBackup(profile, document, withSecrets ? 'included' : 'left_out', new Date());
+}
+
+async function review(
+	ctx: ServerContext,
+	id: string,
+	baseRevision: number | undefined,
+	propose: (current: ProfileDocument) => ReviewOutcome
+): Promise<ReviewOutcome> {
+	const profile = await getProfile(ctx, id, baseRevision);
+	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
+	const outcome = propose(profile.document);
+	if (!outcome.ok) return outcome;
+	const changes = outcome.document ? diffDocuments(profile.document, outcome.document) : [];
+	return { ...outcome, review: { ...outcome.review, baseRevision: profile.revision, changes } };
+}
+
+/** What importing `xml` into the profile (at `baseRevision`, else the head) would change. */
+export function reviewXmlImport(
+	ctx: ServerContext,
+	id: string,
+	xml: string,
+	choices: ConflictChoices = {},
+	baseRevision?: number
+): Promise<ReviewOutcome> {
+	return review(ctx, id, baseRevision, (current) => {
+		const imported = importXml(xml);
+		if (!imported.ok) return { ok: false, reason: 'invalid', issues: imported.issues };
+		const { conflicts, form } = imported.value;
+		const applied = applyImport(current, imported.value, choices);
+		const base = { baseRevision: 0, changes: [], conflicts, form };
+		return {
+			ok: true,
+			review: { ...base, issues: imported.issues },
+			document: applied.ok ? applied.value : null
+		};
+	});
+}
+
+/** What restoring a backup's text into the profile would change. */
+export function reviewBackupRestore(
+	ctx: ServerContext,
+	id: string,
+	text: string,
+	baseRevision?: number
+): Promise<ReviewOutcome> {
+	return review(ctx, id, baseRevision, () => {
+		const backup = parseBackup(text);
+		if (!backup.ok) return { ok: false, reason: 'invalid', issues: backup.issues };
+		const issues: Issue[] = [];
+		if (backup.value.profile.id !== id) {
+			issues.push({
+				code: 'backup_other_profile',
+				severity: 'warning',
+				message: `This backup was made of another profile ("${backup.value.profile.name}"); its document replaces this one's.`
+			});
+		}
+		if (backup.value.secrets === 'left_out') {
+			issues.push({
+				code: 'backup_secrets_left_out',
+				severity: 'info',
+				message:
+					'Secret values were left out of this backup: the values this profile has stored under the same scenario names are kept.'
+			});
+		}
+		const review = { baseRevision: 0, changes: [], conflicts: [], issues };
+		return { ok: true, review, document: backup.value.document };
+	});
+}
+
+/** Saves a reviewed document as a new revision on top of `baseRevision`. */
+export async function applyReviewed(
+	ctx: ServerContext,
+	acting: Acting,
+	id: string,
+	baseRevision: number,
+	outcome: ReviewOutcome,
+	kind: 'import' | 'backup'
+): Promise<SaveOutcome | { ok: false; reason: 'invalid'; issues: Issue[] }> {
+	if (!outcome.ok) return outcome;
+	if (!outcome.document) {
+		const issues = outcome.review.conflicts.map<Issue>((c) => ({
+			code: 'setting_conflict_unresolved',
+			severity: 'error',
+			message: `Choose which value of ${c.key} to keep (${c.candidates.length} were given).`,
+			field: c.key
+		}));
+		return { ok: false, reason: 'invalid', issues };
+	}
+	const message = kind === 'import' ? 'Imported XML' : 'Restored from a backup';
+	return saveProfile(
+		ctx,
+		acting.user,
+		acting.ip,
+		id,
+		{ baseRevision, document: outcome.document, message },
+		kind === 'import' ? 'profile.imported' : 'profile.backup_restored'
+	);
+}
+
+/** What the profile's export, import, sheet and backup pages show of it, and who may write. */
+export async function profileSummary(
+	ctx: ServerContext,
+	id: string,
+	user: AuthUser | null
+): Promise<{
+	profile: { id: string; name: string; revision: number; deleted: boolean };
+	canWrite: boolean;
+	isAdmin: boolean;
+}> {
+	const profile = await getProfile(ctx, id);
+	if (!profile) error(404, 'There is no such profile.');
+	return {
+		profile: {
+			id: profile.id,
+			name: profile.name,
+			revision: profile.revision,
+			deleted: profile.deletedAt !== null
+		},
+		canWrite: profile.deletedAt === null && (user?.role === 'admin' || user?.role === 'editor'),
+		isAdmin: user?.role === 'admin'
+	};
+}

@@ -1,0 +1,30 @@
+import { json } from '@sveltejs/kit';
+import { decodeXmlBytes, importXml } from '$lib/core/xml';
+import { serverContext } from '$lib/server/context';
+import { apiError } from '$lib/server/http';
+import { unreadable } from '$lib/server/profile-api';
+import { reviewXmlImport } from '$lib/server/profile-io';
+import type { RequestHandler } from './$types';
+
+/**
+ * Reads XML (the body, as UTF-8) and answers the settings and issues found; saves nothing. With
+ * `?profile=<id>`, also what importing it into that profile's head would change.
+ */
+export const POST: RequestHandler = async ({ request, url }) => {
+	const type = request.headers.get('content-type') ?? '';
+	if (!/^(application|text)\/xml\s*(;|$)/i.test(type)) {
+		return apiError(415, 'unsupported_media_type', 'Send the XML as application/xml.');
+	}
+	const decoded = decodeXmlBytes(new Uint8Array(await request.arrayBuffer()));
+	if (!decoded.ok) return unreadable('invalid_xml', [decoded.issue]);
+	const imported = importXml(decoded.text);
+	if (!imported.ok) return unreadable('invalid_xml', imported.issues);
+	const { form, services, preservedXml, conflicts } = imported.value;
+	const answer = { form, services, preservedXml, conflicts, issues: imported.issues };
+	const profile = url.searchParams.get('profile');
+	if (profile === null) return json(answer);
+	const reviewed = await reviewXmlImport(serverContext(), profile, decoded.text);
+	if (!reviewed.ok) return apiError(404, 'not_found', 'No such profile.');
+	const { baseRevision, changes } = reviewed.review;
+	return json({ ...answer, baseRevision, changes });
+};

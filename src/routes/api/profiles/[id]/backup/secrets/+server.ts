@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, downloadHeaders, readJson, requireUser } from '$lib/server/http';
+import { backupProfile } from '$lib/server/profile-io';
+import type { RequestHandler } from './$types';
+
+const ConfirmSchema = z.object({
+	confirm: z.literal(true, { message: 'Send { "confirm": true } to include secret values.' })
+});
+
+/** A backup with the secret values themselves (admins only; recorded in the audit log). */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, ConfirmSchema);
+	if (!body.ok) return body.response;
+	const acting = { user: requireUser(event), ip: clientIp(event) };
+	const backup = await backupProfile(serverContext(), acting, event.params.id, true);
+	if (!backup) return apiError(404, 'not_found', 'No such profile.');
+	return new Response(JSON.stringify(backup, null, 2), {
+		headers: downloadHeaders(backup.profile.name, '-backup-with-secrets.json', 'application/json')
+	});
+};

@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileDocument } from '../../src/lib/core/profile';
+import {
+	createProfile,
+	createUser,
+	profileDocument,
+	serverWithAdmin,
+	type TestUser
+} from '../helpers/fixtures';
+import { stopAllServers, type Client } from '../helpers/server';
+
+/**
+ * XML export, import, the portal field sheet and backups through the real server: roles,
+ * downloads, refusals with line and column, nothing saved by a review or a failed import, 409
+ * on a stale base, secrets left out of backups unless an admin confirms (audited).
+ */
+
+const MASK = '\u2022'.repeat(8);
+const SECRET = 'S3cret-for-backup-\u00e9';
+
+let admin: Client;
+let viewer: TestUser;
+let editor: TestUser;
+
+beforeAll(async () => {
+	({ admin } = await serverWithAdmin());
+	[viewer, editor] = await Promise.all([
+		createUser(admin, 'viewer', 'viewer@example.test'),
+		createUser(admin, 'editor', 'editor@example.test')
+	]);
+});
+
+afterAll(stopAllServers);
+
+function documentWith(services: ProfileDocument['services']): ProfileDocument {
+	const document = profileDocument({ 'account[password]': SECRET });
+	return { ...document, services: { ...document.services, ...services } };
+}
+
+async function head(client: Client, id: string) {
+	const answer = await client.json(`/api/profiles/${id}`);
+	return answer.body.profile!;
+}
+
+function postXml(client: Client, path: string, xml: string | Uint8Array, type = 'application/xml') {
+	return client.json<Record<string, unknown>>(path, {
+		method: 'POST',
+		headers: { 'content-type': type },
+		body: xml as string
+	});
+}
+
+describe('export', () => {
+	it('answers both forms as XML downloads, for a viewer too, and records the export', async () => {
+		const id = await createProfile(
+			editor.client,
+			'Export me',
+			documentWith({
+				extSSOProv: { extSSOProvUrl: 'https://prov.example.com/?a=1&b=%username%' },
+				externalAuth: { externalAuthUrl: 'https://auth.example.com/' }
+			})
+		);
+		const provisioning = await viewer.client.fetch(`/api/profiles/${id}/export.xml`);
+		expect(provisioning.status).toBe(200);
+		expect(provisioning.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+		expect(provisioning.headers.get('content-disposition')).toContain(
+			'filename="Export-me-provisioning.xml"'
+		);
+		const text = await provisioning.text();
+		expect(text).toContain(
+			'<core>\n\t\t\t<genericSmsSendUrl>https://sms.example.com/send?to=%sms_to%</genericSmsSendUrl>'
+		);
+		expect(text).toContain(
+			'<extSSOProvUrl>https://prov.example.com/?a=1&amp;b=%username%</extSSOProvUrl>'
+		);
+		expect(text).not.toContain('externalAuthUrl');
+		const account = await viewer.client.fetch(`/api/profiles/${id}/export.xml?form=account`);
+		expect(await account.text()).toMatch(/^<\?xml[^>]*\?>\n<account>\n\t<genericSmsSendUrl>/);
+		const log = await admin.json('/api/audit?action=profile.exported');
+		expect(log.body.entries).toContainEqual(
+			expect.objectContaining({
+				target: id,
+				actor: viewer.email,
+				details: { form: 'account', revision: 1 }
+			})
+		);
+	});
+
+	it('refuses an unknown form (400) and a setting XML cannot carry (422, with the setting)', async () => {
+		const id = await createProfile(
+			editor.client,
+			'Control character',
+			documentWith({ pushTokenReporter: { pushTokenReporterUrl: 'https://push/\u0001' } })
+		);
+		expect((await viewer.client.json(`/api/profiles/${id}/export.xml?form=json`)).status).toBe(400);
+		const refused = await viewer.client.json<{ issues: { code: string; field: string }[] }>(
+			`/api/profiles/${id}/export.xml`
+		);
+		expect(refused.status).toBe(422);
+		expect(refused.body.issues).toEqual([
+			expect.objectContaining({ code: 'xml_char_invalid', field: 'pushTokenReporterUrl' })
+		]);
+		expect((await viewer.client.json('/api/profiles/no-such/export.xml')).status).toBe(404);
+	});
+
+	it('answers the portal field sheet as Markdown', async () => {
+		const id = await createProfile(
+			editor.client,
+			'Portal',
+			documentWith({ invitationAccepted: { invitationAcceptedUrl: 'https://contacts/joined' } })
+		);
+		const sheet = await viewer.client.fetch(`/api/profiles/${id}/portal.md`);
+		expect(sheet.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+		const text = await sheet.text();
+		expect(text).toContain('## Contacts server web services');
+		expect(text).toContain('```text\nhttps://contacts/joined\n```');
+	});
+});
+
+describe('import', () => {
+	const XML =
+		'<account>\n\t<genericSmsSendUrl>https://new.example.com/?n=007</genericSmsSendUrl>\n\t<branding/>\n</account>';
+
+	it('reads XML without saving anything, and shows the changes against a profile', async () => {
+		const id = await createProfile(editor.client, 'Read only', documentWith({}));
+		const answer = await postXml(editor.client, `/api/import?profile=${id}`, XML);
+		expect(answer.status).toBe(200);
+		expect(answer.body).toMatchObject({
+			form: 'account',
+			services: { sendMessage: { genericSmsSendUrl: 'https://new.example.com/?n=007' } },
+			preservedXml: [{ path: 'provisioning/account/core', index: 1, xml: '<branding/>' }],
+			conflicts: [],
+			baseRevision: 1
+		});
+		expect(answer.body.changes).toContainEqual({
+			path: 'services.sendMessage.genericSmsSendUrl',
+			kind: 'changed',
+			before: 'https://sms.example.com/send?to=%sms_to%',
+			after: 'https://new.example.com/?n=007'
+		});
+		expect((await head(editor.client, id)).revision).toBe(1);
+	});
+
+	it.each([
+		{
+			what: 'not well-formed XML',
+			body: '<account>\n  <a>\n</account>',
+			code: 'xml_invalid',
+			at: 'line 3, column 1'
+		},
+		{
+			what: 'a DOCTYPE with entities',
+			body: '<!DOCTYPE a [<!ENTITY x "y">]><account/>',
+			code: 'xml_doctype',
+			at: 'line 1'
+		},
+		{
+			what: 'a __proto__ tag',
+			body: '<account>\n<__proto__/></account>',
+			code: 'xml_invalid',
+			at: 'line 2'
+		},
+		{
+			what: 'deep nesting',
+			body: '<a>'.repeat(3000) + '</a>'.repeat(3000),
+			code: 'xml_too_deep',
+			at: 'line 1'
+		}
+	])('refuses $what with a clear message (400 invalid_xml)', async ({ body, code, at }) => {
+		const answer = await postXml(editor.client, '/api/import', body);
+		expect(answer.status).toBe(400);
+		expect(answer.body).toMatchObject({ error: { code: 'invalid_xml' }, issues: [{ code }] });
+		expect(JSON.stringify(answer.body.issues)).toContain(at);
+	});
+
+	it('refuses bytes that are not UTF-8, saying where', async () => {
+		const bytes = new Uint8Array([
+			...new TextEncoder().encode('<account>caf'),
+			0xe9,
+			0x3c,
+			0x2f,
+			0x61,
+			0x3e
+		]);
+		const answer = await editor.client.json('/api/import', {
+			method: 'POST',
+			headers: { 'content-type': 'application/xml' },
+			body: bytes as unknown as string
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.text).toContain('not valid UTF-8: byte 0xE9 at offset 12 (line 1, column 13)');
+	});
+
+	it('needs an editor, an XML type, and a same-origin write', async () => {
+		expect((await postXml(viewer.client, '/api/import', XML)).status).toBe(403);
+		expect((await postXml(editor.client, '/api/import', XML, 'application/json')).status).toBe(415);
+		const crossSite = await editor.client.json('/api/import', {
+			method: 'POST',
+			headers: { 'content-type': 'application/xml', origin: 'https://evil.example' },
+			body: XML
+		});
+		expect(crossSite.status).toBe(403);
+		const form = await postXml(editor.client, '/api/import', XML, 'text/plain');
+		expect(form.body).toMatchObject({ error: { code: 'cross_site' } });
+	});
+
+	it('applies as a new revision, keeping secrets, scenarios and portal settings', async () => {
+		const id = await createProfile(
+			editor.client,
+			'Apply',
+			documentWith({ externalAuth: { externalAuthUrl: 'https://auth.example.com/' } })
+		);
+		const applied = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 1, xml: XML }
+		});
+		expect(applied.status, applied.text).toBe(200);
+		const profile = applied.body.profile!;
+		expect(profile.revision).toBe(2);
+		expect(profile.message).toBe('Imported XML');
+		expect(profile.document.services).toEqual({
+			sendMessage: { genericSmsSendUrl: 'https://new.example.com/?n=007' },
+			externalAuth: { externalAuthUrl: 'https://auth.example.com/' }
+		});
+		expect(profile.document.scenarios[0].values['account[password]']).toBe(MASK);
+		const backup = await admin.json<{ document: ProfileDocument }>(
+			`/api/profiles/${id}/backup/secrets`,
+			{ method: 'POST', json: { confirm: true } }
+		);
+		expect(backup.body.document.scenarios[0].values['account[password]']).toBe(SECRET);
+		const exported = await (
+			await editor.client.fetch(`/api/profiles/${id}/export.xml?form=account`)
+		).text();
+		expect(exported).toContain('\t<branding/>\n');
+		const log = await admin.json('/api/audit?action=profile.imported');
+		expect(log.body.entries).toContainEqual(
+			expect.objectContaining({ target: id, details: { revision: 2, base: 1 } })
+		);
+	});
+
+	it('answers 409 on a stale base and 400 for unresolved conflicts, writing nothing', async () => {
+		const id = await createProfile(editor.client, 'Stale', documentWith({}));
+		const first = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 1, xml: XML }
+		});
+		expect(first.status).toBe(200);
+		const stale = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 1, xml: '<genericSmsSendUrl>https://other/</genericSmsSendUrl>' }
+		});
+		expect(stale.status).toBe(409);
+		const conflict = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: {
+				baseRevision: 2,
+				xml: '<genericSmsPostData>a</genericSmsPostData><genericSmsSendPostData>b</genericSmsSendPostData>'
+			}
+		});
+		expect(conflict.status).toBe(400);
+		expect(conflict.body.error?.code).toBe('unresolved_conflicts');
+		const invalid = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 2, xml: '<a>' }
+		});
+		expect(invalid.body.error?.code).toBe('invalid_xml');
+		expect((await head(editor.client, id)).revision).toBe(2);
+		const chosen = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: {
+				baseRevision: 2,
+				xml: '<genericSmsPostData>a</genericSmsPostData><genericSmsSendPostData>b</genericSmsSendPostData>',
+				choices: { 'sendMessage.genericSmsSendPostData': 0 }
+			}
+		});
+		expect(chosen.body.profile?.document.services.sendMessage?.genericSmsSendPostData).toBe('a');
+	});
+});
+
+describe('backup', () => {
+	it('leaves secrets out for anyone, and includes them only for an admin who confirms (audited)', async () => {
+		const id = await createProfile(editor.client, 'Backup', documentWith({}));
+		const plain = await viewer.client.fetch(`/api/profiles/${id}/backup`);
+		expect(plain.headers.get('content-disposition')).toContain('Backup-backup.json');
+		const text = await plain.text();
+		expect(text).not.toContain(SECRET);
+		expect(JSON.parse(text)).toMatchObject({
+			format: 'provisioning-studio.profile-backup',
+			secrets: 'left_out',
+			profile: { id, name: 'Backup', revision: 1 }
+		});
+		for (const client of [viewer.client, editor.client]) {
+			const refused = await client.json(`/api/profiles/${id}/backup/secrets`, {
+				method: 'POST',
+				json: { confirm: true }
+			});
+			expect(refused.status).toBe(403);
+		}
+		const unconfirmed = await admin.json(`/api/profiles/${id}/backup/secrets`, {
+			method: 'POST',
+			json: {}
+		});
+		expect(unconfirmed.status).toBe(400);
+		const withSecrets = await admin.json(`/api/profiles/${id}/backup/secrets`, {
+			method: 'POST',
+			json: { confirm: true }
+		});
+		expect(withSecrets.text).toContain(SECRET);
+		const log = await admin.json('/api/audit?action=profile.backup_with_secrets');
+		expect(log.body.entries?.filter((e) => e.target === id)).toEqual([
+			expect.objectContaining({
+				actor: 'admin@example.test',
+				details: { form: 'backup', revision: 1 }
+			})
+		]);
+		expect(log.text).not.toContain(SECRET);
+	});
+
+	it('restores a backup as a new revision, keeping stored secrets it left out', async () => {
+		const id = await createProfile(editor.client, 'Restore', documentWith({}));
+		const backup = JSON.parse(
+			await (await editor.client.fetch(`/api/profiles/${id}/backup`)).text()
+		);
+		const changed = documentWith({ sendMessage: { genericSmsSendUrl: 'https://changed/' } });
+		changed.scenarios[0].values['account[password]'] = MASK;
+		const saved = await editor.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: changed }
+		});
+		expect(saved.status).toBe(200);
+		const restored = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
+			method: 'POST',
+			json: { baseRevision: 2, backup }
+		});
+		expect(restored.status, restored.text).toBe(200);
+		expect(restored.body.profile?.revision).toBe(3);
+		expect(restored.body.profile?.document.services.sendMessage?.genericSmsSendUrl).toBe(
+			'https://sms.example.com/send?to=%sms_to%'
+		);
+		const secrets = await admin.json<{ document: ProfileDocument }>(
+			`/api/profiles/${id}/backup/secrets`,
+			{
+				method: 'POST',
+				json: { confirm: true }
+			}
+		);
+		expect(secrets.body.document.scenarios[0].values['account[password]']).toBe(SECRET);
+		const stale = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
+			method: 'POST',
+			json: { baseRevision: 2, backup }
+		});
+		expect(stale.status).toBe(409);
+		const broken = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
+			method: 'POST',
+			json: { baseRevision: 3, backup: { ...backup, format: 'something else' } }
+		});
+		expect(broken.status).toBe(400);
+		expect(broken.body.error?.code).toBe('invalid_backup');
+		expect((await head(editor.client, id)).revision).toBe(3);
+		expect(
+			(
+				await viewer.client.json(`/api/profiles/${id}/backup/restore`, {
+					method: 'POST',
+					json: { baseRevision: 3, backup }
+				})
+			).status
+		).toBe(403);
+	});
+});
