@@ -204,4 +204,26 @@ test.describe('editor journeys', () => {
 		await page.getByRole('link', { name: 'Send Message' }).click();
 		await expect(page.getByRole('note')).toHaveCount(0);
 	});
+
+	test('a large body is previewed from its start, counted whole, and shown whole on request', async ({
+		page
+	}) => {
+		await page.goto('/services/sendMessage');
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		const body = page.getByRole('textbox', { name: BODY_FIELD });
+		await body.click();
+		const text = `${'x'.repeat(70_000)}|%sms_to%|end`;
+		await body.evaluate((element, value) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', value);
+			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+		}, text);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await expect(preview).toContainText('Body · 70019 bytes');
+		await expect(preview).toContainText('Showing the first 64 K characters; 4483 more are sent.');
+		await expect(preview.getByLabel('Body', { exact: true })).not.toContainText('|end');
+		await preview.getByRole('button', { name: 'Show the whole body' }).click();
+		await expect(preview.getByLabel('Body', { exact: true })).toContainText('|%2B14155550123|end');
+		await expect(preview).not.toContainText('Showing the first');
+	});
 });

@@ -1,5 +1,7 @@
+import { sameJson } from '$lib/core/profile/diff';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';
+import type { DraftStore } from './draft-store.svelte';
 import type { SettingsSource } from './service-editor.svelte';
 
 /** A profile as the server answers it (the fields the editor uses). */
@@ -18,16 +20,6 @@ export interface SaveConflict {
 	yours: ProfileDocument;
 }
 
-/** What is kept in the browser between reloads until the draft is saved or discarded. */
-interface StoredDraft {
-	baseRevision: number;
-	document: ProfileDocument;
-}
-
-function storageKey(id: string): string {
-	return `provisioning-studio:draft:${id}`;
-}
-
 /**
  * The profile being edited: a draft of its document on top of the revision it was loaded at.
  * Unsaved changes survive reloads in the browser's storage; a save names its base revision,
@@ -41,25 +33,25 @@ export class ProfileDraft implements SettingsSource {
 	saving = $state(false);
 	error = $state<string | null>(null);
 	conflict = $state<SaveConflict | null>(null);
-	#saved = $state('');
+	#saved = $state.raw<ProfileDocument>() as ProfileDocument;
 	scenarioIndex = $state(0);
 
-	readonly #dirty = $derived(JSON.stringify(this.document) !== this.#saved);
+	// Compared value by value, not as JSON: stringifying a megabyte body on each keystroke costs.
+	readonly #dirty = $derived(!sameJson(this.document, this.#saved));
 
 	/** True when the draft came back from the browser's storage. */
-	readonly restored: boolean;
+	restored = $state(false);
 
-	constructor(profile: ProfileSnapshot, storage?: Storage) {
+	constructor(profile: ProfileSnapshot) {
 		this.id = profile.id;
 		this.name = profile.name;
 		this.#load(profile.revision, profile.document);
-		this.restored = storage ? this.restoreStored(storage) : false;
 	}
 
 	#load(revision: number, document: ProfileDocument): void {
 		this.baseRevision = revision;
 		this.document = structuredClone(document);
-		this.#saved = JSON.stringify(this.document);
+		this.#saved = structuredClone(document);
 	}
 
 	/** True when the draft differs from the revision it is based on. */
@@ -67,33 +59,33 @@ export class ProfileDraft implements SettingsSource {
 		return this.#dirty;
 	}
 
-	/** Takes back a draft kept in the browser, if there is one. */
-	restoreStored(storage: Storage): boolean {
-		const raw = storage.getItem(storageKey(this.id));
-		if (!raw) return false;
+	/**
+	 * Takes back a draft kept in the browser, if there is one and nothing was typed meanwhile.
+	 * A draft that cannot be read is dropped.
+	 */
+	async restoreStored(drafts: DraftStore): Promise<boolean> {
 		try {
-			const stored = JSON.parse(raw) as StoredDraft;
+			const stored = await drafts.get(this.id);
+			if (!stored || this.dirty) return false;
 			this.document = stored.document;
 			this.baseRevision = stored.baseRevision;
+			this.restored = true;
 			return true;
 		} catch {
-			storage.removeItem(storageKey(this.id));
+			await drafts.delete(this.id).catch(() => {});
 			return false;
 		}
 	}
 
-	/** Keeps the draft in the browser while it has unsaved changes. */
-	store(storage: Storage): void {
-		if (!this.dirty) storage.removeItem(storageKey(this.id));
-		else {
-			const draft: StoredDraft = { baseRevision: this.baseRevision, document: this.document };
-			storage.setItem(storageKey(this.id), JSON.stringify(draft));
-		}
+	/** Keeps the draft in the browser while it has unsaved changes, and forgets it after. */
+	async store(drafts: DraftStore): Promise<void> {
+		if (!this.dirty) await drafts.delete(this.id);
+		else await drafts.put(this.id, { baseRevision: this.baseRevision, document: this.document });
 	}
 
 	/** Drops the unsaved changes. */
-	discard(storage: Storage, head: ProfileSnapshot): void {
-		storage.removeItem(storageKey(this.id));
+	discard(drafts: DraftStore, head: ProfileSnapshot): void {
+		void drafts.delete(this.id).catch(() => {});
 		this.#load(head.revision, head.document);
 		this.conflict = null;
 	}
@@ -216,8 +208,8 @@ export class ProfileDraft implements SettingsSource {
 	}
 
 	/** Resolves a conflict by taking the other revision and dropping this draft. */
-	takeTheirs(storage: Storage): void {
-		if (this.conflict) this.discard(storage, this.conflict.current);
+	takeTheirs(drafts: DraftStore): void {
+		if (this.conflict) this.discard(drafts, this.conflict.current);
 		this.error = null;
 	}
 }

@@ -1,1 +1,2 @@
 export * from './pretty';
+export * from './bytes';

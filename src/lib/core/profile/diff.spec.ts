@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffDocuments, flattenDocument, type FieldChange } from './diff';
+import { diffDocuments, flattenDocument, sameJson, type FieldChange } from './diff';
 import { emptyDocument, type ProfileDocument } from './schema';
 import { SECRET_MASK } from './secrets';
 
@@ -132,3 +133,31 @@ describe('diffDocuments', () => {
 		]);
 	});
 });
+
+describe('sameJson', () => {
+	it('compares values, not key order', () => {
+		expect(sameJson({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
+		expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+		expect(sameJson({ a: [1] }, { a: { 0: 1 } })).toBe(false);
+		expect(sameJson({ a: 'x'.repeat(10) }, { a: 'x'.repeat(9) + 'y' })).toBe(false);
+		expect(sameJson(null, {})).toBe(false);
+	});
+
+	it('agrees with comparing canonical JSON', () => {
+		fc.assert(
+			fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+				expect(sameJson(a, structuredClone(a))).toBe(true);
+				if (sameJson(a, b)) expect(canonical(a)).toBe(canonical(b));
+			})
+		);
+	});
+});
+
+function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+	}
+	return JSON.stringify(value);
+}

@@ -76,3 +76,17 @@ export function diffDocuments(before: ProfileDocument, after: ProfileDocument): 
 	}
 	return changes;
 }
+
+/** True when two JSON values are equal (objects compared key by key, in any key order). */
+export function sameJson(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	if (Array.isArray(a) !== Array.isArray(b)) return false;
+	const keysA = Object.keys(a);
+	if (keysA.length !== Object.keys(b).length) return false;
+	return keysA.every(
+		(k) =>
+			Object.hasOwn(b, k) &&
+			sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+	);
+}
