@@ -136,8 +136,19 @@ export async function sendOutbound(
 		bodyTimeout: limits.bodyMs,
 		pipelining: 1
 	});
-	const overall = AbortSignal.timeout(limits.totalMs);
-	const signal = options.signal ? AbortSignal.any([options.signal, overall]) : overall;
+	// One controller for the overall limit and the caller's cancel, released when the call ends
+	// (a timeout signal would live on for its whole delay, and composed signals hold on to their
+	// sources: under load both keep memory that a finished call no longer needs).
+	const controller = new AbortController();
+	const signal = controller.signal;
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		controller.abort();
+	}, limits.totalMs);
+	const cancel = () => controller.abort();
+	if (options.signal?.aborted) controller.abort();
+	options.signal?.addEventListener('abort', cancel, { once: true });
 	const started = performance.now();
 	try {
 		const answer = await client.request({
@@ -170,7 +181,7 @@ export async function sendOutbound(
 		if (options.signal?.aborted) {
 			throw new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`);
 		}
-		if (overall.aborted) {
+		if (timedOut) {
 			throw new OutboundError(
 				'timeout',
 				`${request.method} ${request.url}: no complete answer within ${limits.totalMs / 1000} s.`
@@ -178,6 +189,8 @@ export async function sendOutbound(
 		}
 		throw toOutboundError(error, request.method, request.url);
 	} finally {
+		clearTimeout(timer);
+		options.signal?.removeEventListener('abort', cancel);
 		client.destroy().catch(() => {});
 	}
 }
