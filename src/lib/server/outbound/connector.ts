@@ -29,10 +29,16 @@ export interface ConnectRecord {
 	address: { ip: string; port: number; family: 4 | 6 } | null;
 }
 
+/** Resolves a host name to all its addresses (the system resolver; tests give their own). */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
 async function resolveChecked(
 	hostname: string,
 	policy: OutboundPolicy,
-	dnsTimeoutMs: number
+	dnsTimeoutMs: number,
+	resolve: Resolver
 ): Promise<{ address: string; family: 4 | 6 }> {
 	const literal = ipLiteral(hostname);
 	if (literal !== null) {
@@ -49,7 +55,7 @@ async function resolveChecked(
 	});
 	let answers: { address: string; family: number }[];
 	try {
-		answers = await Promise.race([lookup(hostname, { all: true, verbatim: true }), timeout]);
+		answers = await Promise.race([resolve(hostname), timeout]);
 	} catch (error) {
 		if (error instanceof OutboundError) throw error;
 		throw new OutboundError(
@@ -85,12 +91,13 @@ async function resolveChecked(
 export function guardedConnector(
 	policy: OutboundPolicy,
 	record: ConnectRecord,
-	connectTimeoutMs: number
+	connectTimeoutMs: number,
+	resolve: Resolver = systemResolver
 ): buildConnector.connector {
 	const base = buildConnector({ timeout: connectTimeoutMs });
 	return (options, callback) => {
 		const started = performance.now();
-		resolveChecked(options.hostname, policy, connectTimeoutMs).then(
+		resolveChecked(options.hostname, policy, connectTimeoutMs, resolve).then(
 			({ address, family }) => {
 				if (ipLiteral(options.hostname) === null) record.timings.dns = performance.now() - started;
 				const connectStart = performance.now();
