@@ -185,3 +185,29 @@ describe('echo sinks', () => {
 		expect(bad.body.error!.message).toMatch(/answer\.(status|contentType)/);
 	});
 });
+
+describe('outbound policy with an operator allow-list of host names', () => {
+	let allowing: Client;
+
+	beforeAll(async () => {
+		({ admin: allowing } = await serverWithAdmin({
+			OUTBOUND_ALLOW: 'localhost',
+			OUTBOUND_PORTS: '1024-65535'
+		}));
+	});
+
+	it('reaches a loopback upstream by the allowed name, and not by its address', async () => {
+		const before = upstream.connections();
+		const byName = await send(`http://localhost:${upstream.port}/`, {}, allowing);
+		expect(byName.body.calls![0].error).toBeUndefined();
+		expect(byName.body.calls![0].response!.status).toBe(200);
+		expect(upstream.connections()).toBe(before + 1);
+
+		const byAddress = await send(`http://127.0.0.1:${upstream.port}/`, {}, allowing);
+		expect(byAddress.body.calls![0].error).toMatchObject({
+			code: 'blocked_address',
+			rule: 'loopback'
+		});
+		expect(upstream.connections()).toBe(before + 1);
+	});
+});

@@ -68,4 +68,15 @@ describe('guardedConnector against a changing resolver', () => {
 		expect(into.timings.dns).not.toBeNull();
 		expect(connections).toBe(before + 1);
 	});
+
+	it('tries the next checked address when one refuses the connection (a dual-stack name)', async () => {
+		// Nothing listens on 127.0.0.2: that connection is refused, and 127.0.0.1 answers.
+		const resolver: Resolver = async () => [
+			{ address: '127.0.0.2', family: 4 },
+			{ address: '127.0.0.1', family: 4 }
+		];
+		const into = record();
+		expect(await get(resolver, '127.0.0.0/8', into)).toBe('ok');
+		expect(into.address?.ip).toBe('127.0.0.1');
+	});
 });

@@ -34,17 +34,26 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/** An address that passed the policy. */
+interface Checked {
+	address: string;
+	family: 4 | 6;
+}
+
+/** Failures after which the next checked address of a name is tried (a dual-stack host). */
+const TRY_NEXT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 async function resolveChecked(
 	hostname: string,
 	policy: OutboundPolicy,
 	dnsTimeoutMs: number,
 	resolve: Resolver
-): Promise<{ address: string; family: 4 | 6 }> {
+): Promise<Checked[]> {
 	const literal = ipLiteral(hostname);
 	if (literal !== null) {
 		const denial = checkAddress(literal, policy);
 		if (denial) throw OutboundError.denied(denial);
-		return { address: literal, family: literal.includes(':') ? 6 : 4 };
+		return [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
 	}
 	let timer: NodeJS.Timeout | undefined;
 	const timeout = new Promise<never>((_, reject) => {
@@ -81,7 +90,7 @@ async function resolveChecked(
 			});
 		}
 	}
-	return { address: answers[0].address, family: answers[0].family === 6 ? 6 : 4 };
+	return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
 /**
@@ -98,24 +107,35 @@ export function guardedConnector(
 	return (options, callback) => {
 		const started = performance.now();
 		resolveChecked(options.hostname, policy, connectTimeoutMs, resolve).then(
-			({ address, family }) => {
+			(addresses) => {
 				if (ipLiteral(options.hostname) === null) record.timings.dns = performance.now() - started;
-				const connectStart = performance.now();
-				// The host (and so the TLS server name) stays the URL's; only the address is fixed.
-				const socket = (base as unknown as (o: typeof options, cb: typeof callback) => Socket)(
-					{ ...options, hostname: address },
-					(error, connected) => {
-						if (!error && options.protocol === 'https:') {
-							record.timings.tls = performance.now() - connectStart - (record.timings.connect ?? 0);
+				// Every address was checked; they are tried in the resolver's order, and only these.
+				const attempt = (i: number) => {
+					const { address, family } = addresses[i];
+					const connectStart = performance.now();
+					// The host (and so the TLS server name) stays the URL's; only the address is fixed.
+					const socket = (base as unknown as (o: typeof options, cb: typeof callback) => Socket)(
+						{ ...options, hostname: address },
+						(error, connected) => {
+							const code = (error as { code?: string } | null)?.code ?? '';
+							if (error && TRY_NEXT.has(code) && i + 1 < addresses.length) {
+								attempt(i + 1);
+								return;
+							}
+							if (!error && options.protocol === 'https:') {
+								record.timings.tls =
+									performance.now() - connectStart - (record.timings.connect ?? 0);
+							}
+							if (!error) {
+								const port = connected?.remotePort ?? Number(options.port);
+								record.address = { ip: address, port, family };
+							}
+							callback(error as Error, connected as never);
 						}
-						if (!error) {
-							const port = connected?.remotePort ?? Number(options.port);
-							record.address = { ip: address, port, family };
-						}
-						callback(error as Error, connected as never);
-					}
-				);
-				socket.once('connect', () => (record.timings.connect = performance.now() - connectStart));
+					);
+					socket.once('connect', () => (record.timings.connect = performance.now() - connectStart));
+				};
+				attempt(0);
 			},
 			(error: unknown) => callback(error as Error, null)
 		);
