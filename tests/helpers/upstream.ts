@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
 
 /**
  * A real local upstream for test calls: an HTTP server on 127.0.0.1 and an ephemeral port that
@@ -34,13 +37,20 @@ export interface Upstream {
 	stop(): Promise<void>;
 }
 
-/** Starts an upstream. */
-export async function startUpstream(): Promise<Upstream> {
+/**
+ * The test certificate of the HTTPS upstream: self-signed for 127.0.0.1 and localhost. A server
+ * trusts it only when started with `NODE_EXTRA_CA_CERTS` set to {@link TEST_CERTIFICATE}.
+ */
+const TLS_DIR = path.resolve(import.meta.dirname, '../fixtures/tls');
+export const TEST_CERTIFICATE = path.join(TLS_DIR, 'cert.pem');
+
+/** Starts an upstream; `tls` makes it answer HTTPS with the test certificate. */
+export async function startUpstream(options: { tls?: boolean } = {}): Promise<Upstream> {
 	const requests: Received[] = [];
 	const queue: Answer[] = [];
 	const sockets = new Set<Socket>();
 	let connections = 0;
-	const server = createServer((req, res) => {
+	const handle = (req: IncomingMessage, res: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -62,7 +72,16 @@ export async function startUpstream(): Promise<Upstream> {
 			res.writeHead(answer.status, answer.headers);
 			res.end(answer.body);
 		});
-	});
+	};
+	const server = options.tls
+		? createTlsServer(
+				{
+					key: readFileSync(path.join(TLS_DIR, 'key.pem')),
+					cert: readFileSync(TEST_CERTIFICATE)
+				},
+				handle
+			)
+		: createServer(handle);
 	server.on('connection', (socket: Socket) => {
 		connections++;
 		sockets.add(socket);
@@ -72,7 +91,7 @@ export async function startUpstream(): Promise<Upstream> {
 	server.unref();
 	const { port } = server.address() as AddressInfo;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
 		port,
 		requests,
 		connections: () => connections,
