@@ -166,7 +166,7 @@ test.describe('editor journeys', () => {
 		await expect(panel.getByRole('listitem').nth(1)).toContainText('← called');
 		await expect(panel.getByRole('listitem').nth(2)).not.toContainText('← called');
 
-		const username = panel.getByRole('row').filter({ hasText: '%username%' });
+		const username = panel.getByRole('listitem').filter({ hasText: '%username%' });
 		await expect(username).toContainText("the device's cloud username");
 		await panel
 			.getByLabel('The account document that URL answers (optional)')
