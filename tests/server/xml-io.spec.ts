@@ -277,6 +277,22 @@ describe('import', () => {
 	});
 });
 
+describe('import of more than a profile can hold', () => {
+	it('refuses a setting over 2 MB before saving, and the profile stays readable', async () => {
+		const id = await createProfile(editor.client, 'Too large', documentWith({}));
+		const xml = `<genericSmsSendPostData>${'x'.repeat(3 * 1024 * 1024)}</genericSmsSendPostData>`;
+		const applied = await editor.client.json<{ issues?: { code: string }[] }>(
+			`/api/profiles/${id}/import`,
+			{ method: 'POST', json: { baseRevision: 1, xml } }
+		);
+		expect(applied.status).toBe(400);
+		expect(applied.text).toContain('"code":"not_storable"');
+		expect(applied.body.issues?.map((i) => i.code)).toContain('document_invalid');
+		const profile = await head(editor.client, id);
+		expect(profile.revision).toBe(1);
+	});
+});
+
 describe('backup', () => {
 	it('leaves secrets out for anyone, and includes them only for an admin who confirms (audited)', async () => {
 		const id = await createProfile(editor.client, 'Backup', documentWith({}));

@@ -5,6 +5,7 @@ import {
 	diffDocuments,
 	makeBackup,
 	parseBackup,
+	ProfileDocumentSchema,
 	type FieldChange,
 	type ProfileBackup,
 	type ProfileDocument
@@ -132,6 +133,8 @@ export function reviewXmlImport(
 		if (!imported.ok) return { ok: false, reason: 'invalid', issues: imported.issues };
 		const { conflicts, form } = imported.value;
 		const applied = applyImport(current, imported.value, choices);
+		const unfit = applied.ok ? documentIssues(applied.value) : [];
+		if (unfit.length) return { ok: false, reason: 'invalid', issues: unfit };
 		const base = { baseRevision: 0, changes: [], conflicts, form };
 		return {
 			ok: true,
@@ -139,6 +142,21 @@ export function reviewXmlImport(
 			document: applied.ok ? applied.value : null
 		};
 	});
+}
+
+/**
+ * What keeps a document from being saved as a profile (a setting over 2 MB, too many kept
+ * elements, …): checked before the review is shown and again before anything is written.
+ */
+function documentIssues(document: ProfileDocument): Issue[] {
+	const parsed = ProfileDocumentSchema.safeParse(document);
+	if (parsed.success) return [];
+	return parsed.error.issues.map((issue) => ({
+		code: 'document_invalid',
+		severity: 'error',
+		message: `${issue.path.join('.') || 'The profile'}: ${issue.message} The profile cannot hold this; nothing was saved.`,
+		field: typeof issue.path.at(-1) === 'string' ? (issue.path.at(-1) as string) : undefined
+	}));
 }
 
 /** What restoring a backup's text into the profile would change. */
@@ -191,6 +209,8 @@ export async function applyReviewed(
 		}));
 		return { ok: false, reason: 'invalid', issues };
 	}
+	const unfit = documentIssues(outcome.document);
+	if (unfit.length) return { ok: false, reason: 'invalid', issues: unfit };
 	const message = kind === 'import' ? 'Imported XML' : 'Restored from a backup';
 	return saveProfile(
 		ctx,

@@ -15,7 +15,8 @@ export const POST: RequestHandler = async (event) => {
 	const acting = { user: requireUser(event), ip: clientIp(event) };
 	const outcome = await applyReviewed(ctx, acting, id, baseRevision, reviewed, 'import');
 	if (!outcome.ok && outcome.reason === 'invalid') {
-		const code = reviewed.ok ? 'unresolved_conflicts' : 'invalid_xml';
+		const tooLarge = outcome.issues.some((i) => i.code === 'document_invalid');
+		const code = tooLarge ? 'not_storable' : reviewed.ok ? 'unresolved_conflicts' : 'invalid_xml';
 		return unreadable(code, outcome.issues);
 	}
 	return saveResponse(outcome);
