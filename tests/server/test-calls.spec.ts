@@ -7,6 +7,7 @@ import type {
 	HistorySummary,
 	ResponseEnvelope
 } from '../../src/lib/server/test-calls';
+import type { ProfileDocument } from '../../src/lib/core/profile';
 import { createProfile, createUser, profileDocument, serverWithAdmin } from '../helpers/fixtures';
 import { Client, freePort, stopAllServers } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
@@ -400,6 +401,56 @@ describe('test calls', () => {
 		});
 		expect(elsewhere.status).toBe(400);
 		expect(elsewhere.body.error!.code).toBe('secret_origin');
+	});
+
+	it('keeps a stored secret bound to the URLs it was typed with, through saves, restores and copies', async () => {
+		const document = profileDocument({ password: 'bound-Secret-7' });
+		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };
+		const id = await createProfile(admin, 'Bound secret', document);
+		const saved = async (path: string) => {
+			const head = await admin.json<{ profile: { revision: number; document: ProfileDocument } }>(
+				`/api/profiles/${id}`
+			);
+			const next = head.body.profile.document;
+			// The password comes back as the mask: it is kept, not typed again.
+			next.services.externalAuth = { externalAuthUrl: path };
+			const put = await admin.json(`/api/profiles/${id}`, {
+				method: 'PUT',
+				json: { baseRevision: head.body.profile.revision, document: next }
+			});
+			expect(put.status).toBe(200);
+		};
+		const send = (profileId = id) =>
+			call(admin, { profileId, service: 'externalAuth', scenario: 'Text message' });
+
+		// Moved to another origin with the mask: the stored password does not follow.
+		const elsewhere = `http://localhost:${upstream.port}/p?pw=%password%`;
+		await saved(elsewhere);
+		const before = upstream.requests.length;
+		const moved = await send();
+		expect(moved.status).toBe(400);
+		expect(moved.body.error!.code).toBe('secret_origin');
+		expect(moved.body.error!.message).toContain(upstream.url);
+		expect(upstream.requests.length).toBe(before);
+
+		// Restoring that revision, or copying the profile, does not bind it there either.
+		const restored = await admin.json(`/api/profiles/${id}/revisions/2/restore`, {
+			method: 'POST',
+			json: {}
+		});
+		expect(restored.status).toBe(200);
+		expect((await send()).body.error?.code).toBe('secret_origin');
+		const copy = await admin.json<{ profile: { id: string } }>('/api/profiles', {
+			method: 'POST',
+			json: { name: 'Bound secret copy', duplicateOf: id }
+		});
+		expect((await send(copy.body.profile.id)).body.error?.code).toBe('secret_origin');
+		expect(upstream.requests.length).toBe(before);
+
+		// Back at the origin it was typed for, it is sent again.
+		await saved(`${upstream.url}/q?pw=%password%`);
+		expect((await send()).status).toBe(200);
+		expect(upstream.requests.at(-1)?.url).toBe('/q?pw=bound-Secret-7');
 	});
 
 	it('refuses viewers, and names the field of a bad body', async () => {

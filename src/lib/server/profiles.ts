@@ -7,8 +7,11 @@ import {
 	splitSecrets,
 	type FieldChange,
 	type ProfileDocument,
+	bindSecrets,
+	type SecretOrigins,
 	type SecretValues
 } from '$lib/core/profile';
+import { urlOrigins } from '$lib/core/request';
 import { recordAudit, type Actor, type AuditAction } from './audit';
 import type { AuthUser } from './auth/session';
 import type { ServerContext } from './context';
@@ -52,12 +55,37 @@ function actorOf(user: AuthUser, ip: string | null): Actor {
 	return { id: user.id, email: user.email, ip };
 }
 
-function sealSecrets(ctx: ServerContext, secrets: SecretValues): string | null {
-	return Object.keys(secrets).length ? seal(ctx.secretKey, JSON.stringify(secrets)) : null;
+/** What a revision keeps sealed: the secret values, and where each may be sent. */
+export interface SealedSecrets {
+	v: 2;
+	values: SecretValues;
+	origins: SecretOrigins;
+}
+
+function sealSecrets(ctx: ServerContext, secrets: SecretValues, origins: SecretOrigins) {
+	if (!Object.keys(secrets).length) return null;
+	const sealed: SealedSecrets = { v: 2, values: secrets, origins };
+	return seal(ctx.secretKey, JSON.stringify(sealed));
+}
+
+function openSealed(ctx: ServerContext, sealed: string | null): SealedSecrets {
+	if (!sealed) return { v: 2, values: {}, origins: {} };
+	const parsed = JSON.parse(unseal(ctx.secretKey, sealed)) as SealedSecrets | SecretValues;
+	if (typeof parsed.v === 'number' && parsed.v === 2) return parsed as SealedSecrets;
+	// Sealed before bindings were kept: the secrets may be sent nowhere until typed again.
+	return { v: 2, values: parsed as SecretValues, origins: {} };
 }
 
 function openSecrets(ctx: ServerContext, sealed: string | null): SecretValues {
-	return sealed ? (JSON.parse(unseal(ctx.secretKey, sealed)) as SecretValues) : {};
+	return openSealed(ctx, sealed).values;
+}
+
+/** Where the head revision's stored secrets may be sent (see `SecretOrigins`). */
+export async function headSecretOrigins(ctx: ServerContext, id: string): Promise<SecretOrigins> {
+	const profile = await ctx.store.profiles.get(id);
+	if (!profile) return {};
+	const head = await ctx.store.profiles.revision(id, profile.headRevision);
+	return head ? openSealed(ctx, head.secrets).origins : {};
 }
 
 function readDocument(row: RevisionRow): ProfileDocument {
@@ -86,6 +114,20 @@ export function documentWithSecrets(ctx: ServerContext, row: RevisionRow): Profi
 	return joinSecrets(readDocument(row), openSecrets(ctx, row.secrets), 'values');
 }
 
+/** A revision as the source of a new save: its document masked, and its sealed secrets. */
+function sourceOf(ctx: ServerContext, row: RevisionRow) {
+	const secretsFrom = openSealed(ctx, row.secrets);
+	return { document: joinSecrets(readDocument(row), secretsFrom.values, 'mask'), secretsFrom };
+}
+
+/** The head of a profile as the source of a copy (see {@link sourceOf}); undefined if gone. */
+export async function headSource(ctx: ServerContext, id: string) {
+	const profile = await ctx.store.profiles.get(id);
+	if (!profile || profile.deletedAt !== null) return undefined;
+	const row = await ctx.store.profiles.revision(id, profile.headRevision);
+	return row ? sourceOf(ctx, row) : undefined;
+}
+
 /** The profile at its head (or at `revision`), or undefined. */
 export async function getProfile(
 	ctx: ServerContext,
@@ -103,14 +145,25 @@ export async function createProfile(
 	ctx: ServerContext,
 	user: AuthUser,
 	ip: string | null,
-	input: { name: string; document: ProfileDocument; message?: string | null; duplicateOf?: string }
+	input: {
+		name: string;
+		document: ProfileDocument;
+		message?: string | null;
+		duplicateOf?: string;
+		/** Where masked secrets of the document come from, with their bindings (a duplicate). */
+		secretsFrom?: SealedSecrets;
+	}
 ): Promise<ProfileView> {
-	const { document, secrets } = splitSecrets(input.document);
+	const split = splitSecrets(input.document);
+	const from = input.secretsFrom ?? openSealed(ctx, null);
+	const document = split.document;
+	const secrets = keepMaskedSecrets(split.secrets, from.values);
+	const bound = bindSecrets(split.secrets, secrets, from.origins, urlOrigins(document.services));
 	const { profile, revision } = await ctx.store.profiles.create({
 		id: randomUUID(),
 		name: input.name,
 		document: JSON.stringify(document),
-		secrets: sealSecrets(ctx, secrets),
+		secrets: sealSecrets(ctx, secrets, bound),
 		authorId: user.id,
 		message: input.message ?? null,
 		at: Date.now()
@@ -142,7 +195,13 @@ export async function saveProfile(
 	user: AuthUser,
 	ip: string | null,
 	id: string,
-	input: { baseRevision: number; document: ProfileDocument; message?: string | null },
+	input: {
+		baseRevision: number;
+		document: ProfileDocument;
+		message?: string | null;
+		/** Where masked secrets come from instead of the base revision (a restore). */
+		secretsFrom?: SealedSecrets;
+	},
 	action: Extract<
 		AuditAction,
 		'profile.saved' | 'profile.restored' | 'profile.imported' | 'profile.backup_restored'
@@ -151,14 +210,20 @@ export async function saveProfile(
 	const profile = await ctx.store.profiles.get(id);
 	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
 	const base = await ctx.store.profiles.revision(id, input.baseRevision);
-	const previous = base ? openSecrets(ctx, base.secrets) : {};
+	const previous = input.secretsFrom ?? openSealed(ctx, base?.secrets ?? null);
 	const split = splitSecrets(input.document);
-	const secrets = keepMaskedSecrets(split.secrets, previous);
+	const secrets = keepMaskedSecrets(split.secrets, previous.values);
+	const bound = bindSecrets(
+		split.secrets,
+		secrets,
+		previous.origins,
+		urlOrigins(split.document.services)
+	);
 	const result = await ctx.store.profiles.save({
 		profileId: id,
 		baseRevision: input.baseRevision,
 		document: JSON.stringify(split.document),
-		secrets: sealSecrets(ctx, secrets),
+		secrets: sealSecrets(ctx, secrets, bound),
 		authorId: user.id,
 		message: input.message ?? null,
 		at: Date.now()
@@ -196,7 +261,9 @@ export async function restoreRevision(
 		id,
 		{
 			baseRevision: profile.headRevision,
-			document: documentWithSecrets(ctx, row),
+			// Masked, with the revision's own secrets and bindings: a restore never rebinds a
+			// stored secret to the URLs it happens to sit beside.
+			...sourceOf(ctx, row),
 			message: `Restored revision ${revision}`
 		},
 		'profile.restored'

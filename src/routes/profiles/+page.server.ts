@@ -5,7 +5,7 @@ import type { AuthUser } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
 import { ProfileNameSchema } from '$lib/server/profile-api';
-import { createProfile, headDocument } from '$lib/server/profiles';
+import { createProfile, headSource } from '$lib/server/profiles';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
 function text(value: FormDataEntryValue | null): string {
@@ -54,14 +54,14 @@ export const actions: Actions = {
 		const id = text(data.get('id'));
 		const ctx = serverContext();
 		const source = await ctx.store.profiles.get(id);
-		const document = source && (await headDocument(ctx, id));
-		if (!source || !document || source.deletedAt !== null) {
+		const copied = source && (await headSource(ctx, id));
+		if (!source || !copied || source.deletedAt !== null) {
 			return fail(404, { form: 'row' as const, id, error: 'That profile no longer exists.' });
 		}
 		const name = `${source.name} (copy)`.slice(0, 200);
 		const profile = await createProfile(ctx, requireUser(event), clientIp(event), {
 			name,
-			document,
+			...copied,
 			message: 'Duplicated',
 			duplicateOf: id
 		});

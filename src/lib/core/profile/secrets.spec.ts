@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyDocument, ProfileDocumentSchema, type ProfileDocument } from './schema';
 import {
+	bindSecrets,
 	isSecretKey,
 	joinSecrets,
 	keepMaskedSecrets,
@@ -218,5 +219,26 @@ describe('ProfileDocumentSchema', () => {
 			scenarios: [{ name: 'A', values: { sms_to: ['+1', '+2'] } }]
 		});
 		expect(result.success).toBe(true);
+	});
+});
+
+describe('bindSecrets', () => {
+	const A = ['https://a.example'];
+	const B = ['https://b.example'];
+
+	it('binds a typed secret to the save’s origins and keeps the binding of a masked one', () => {
+		const kept = { Text: { 'account[password]': 'pw', password: 'old' } };
+		const incoming = { Text: { 'account[password]': 'pw', password: SECRET_MASK } };
+		const previous = { Text: { password: A } };
+		expect(bindSecrets(incoming, kept, previous, B)).toEqual({
+			Text: { 'account[password]': B, password: A }
+		});
+	});
+
+	it('binds a masked secret with no binding yet to nothing', () => {
+		const kept = { Text: { password: 'old' } };
+		expect(bindSecrets({ Text: { password: SECRET_MASK } }, kept, {}, A)).toEqual({
+			Text: { password: [] }
+		});
 	});
 });

@@ -79,6 +79,31 @@ export function keepMaskedSecrets(incoming: SecretValues, previous: SecretValues
 	return result;
 }
 
+/**
+ * Where each stored secret may be sent: the origins, by scenario then key. A secret typed in
+ * clear is bound to the origins the profile's URLs had in that save; a secret kept through the
+ * mask keeps its binding, so changing a URL never takes a stored password along.
+ */
+export type SecretOrigins = Record<string, Record<string, string[]>>;
+
+/** The bindings of a save's secrets (see {@link SecretOrigins}). */
+export function bindSecrets(
+	incoming: SecretValues,
+	kept: SecretValues,
+	previous: SecretOrigins,
+	origins: readonly string[]
+): SecretOrigins {
+	const result: SecretOrigins = Object.create(null);
+	for (const [scenario, values] of Object.entries(kept)) {
+		for (const key of Object.keys(values)) {
+			const typed = ownValue(ownValue(incoming, scenario), key) !== SECRET_MASK;
+			const bound = typed ? [...origins] : (ownValue(ownValue(previous, scenario), key) ?? []);
+			(result[scenario] ??= Object.create(null))[key] = bound;
+		}
+	}
+	return result;
+}
+
 /** `record[key]` when it is the record's own (`constructor` or `__proto__` are not). */
 function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
 	return record && Object.hasOwn(record, key) ? record[key] : undefined;

@@ -6,4 +6,5 @@ export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
 export { urlCandidates, chosenUrl, type UrlCandidate } from './settings';
 export * from './sso';
-export { redactRequest, scrubSecrets, type RedactedRequest } from './redact';
+export { redactRequest, scrubSecrets, secretsUsed, type RedactedRequest } from './redact';
+export { urlOrigins } from './origins';

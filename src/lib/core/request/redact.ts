@@ -19,16 +19,32 @@ export interface RedactedRequest {
 	secrets: string[];
 }
 
-function isSecretSubstitution(substitution: Substitution): boolean {
-	if (substitution.status !== 'value') return false;
+/** The secret names a substitution carries: its own, or those inside `%sha1(…)%`. */
+function secretsIn(substitution: Substitution): string[] {
+	if (substitution.status !== 'value') return [];
 	const key = substitution.key;
-	if (isSecretKey(key)) return true;
+	if (isSecretKey(key)) return [key];
 	// `%sha1(%account[password]%)%`: the hash stands for the password.
+	const found: string[] = [];
 	const inner = /%([^%]+)%/g;
 	for (let match = inner.exec(key); match; match = inner.exec(key)) {
-		if (isSecretKey(match[1])) return true;
+		if (isSecretKey(match[1])) found.push(match[1]);
 	}
-	return false;
+	return found;
+}
+
+function isSecretSubstitution(substitution: Substitution): boolean {
+	return secretsIn(substitution).length > 0;
+}
+
+/** The secret names whose values a request carries (URL, headers or body). */
+export function secretsUsed(request: BuiltRequest): Set<string> {
+	const all = [
+		...request.substitutions.url,
+		...request.substitutions.headers.flat(),
+		...request.substitutions.body
+	];
+	return new Set(all.flatMap(secretsIn));
 }
 
 function redactText(text: string, substitutions: Substitution[], found: Set<string>): string {

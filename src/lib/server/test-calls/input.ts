@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { findService, sampleValues } from '$lib/core/catalogue';
-import { SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
-import { buildRequests, type BuildInput, type Values } from '$lib/core/request';
+import { isSecretKey, SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
+import { buildRequests, secretsUsed, type BuildInput, type Values } from '$lib/core/request';
 import type { ServerContext } from '../context';
 import { PreviewInputSchema } from '../preview';
-import { headDocument } from '../profiles';
+import { headDocument, headSecretOrigins } from '../profiles';
 
 /**
  * What a test call sends, from either body of `POST /api/test-calls`: the preview's body
@@ -90,6 +90,35 @@ function origins(input: BuildInput): Set<string> {
 }
 
 /**
+ * Every stored secret a request carries must go to an origin it is bound to: one of the URLs the
+ * profile had when the secret was typed (a URL changed since never takes the secret along).
+ */
+async function checkBindings(
+	ctx: ServerContext,
+	build: BuildInput & { service: string },
+	from: { profileId: string; scenario: string },
+	stored: ReadonlySet<string>
+): Promise<void> {
+	if (!stored.size) return;
+	const bindings = await headSecretOrigins(ctx, from.profileId);
+	const bound = Object.hasOwn(bindings, from.scenario) ? bindings[from.scenario] : {};
+	for (const request of buildRequests(build).requests) {
+		const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
+		for (const key of secretsUsed(request)) {
+			if (!stored.has(key)) continue;
+			const allowed = Object.hasOwn(bound, key) ? bound[key] : [];
+			if (!allowed.includes(origin)) {
+				throw new CallInputError(
+					400,
+					'secret_origin',
+					`The stored %${key}% was typed for ${allowed.join(', ') || 'no address of this profile'}; it is not sent to ${origin}. Type the value again (and save) to use it with this URL.`
+				);
+			}
+		}
+	}
+}
+
+/**
  * Values sent as the mask take the saved scenario's secrets, but only when every request goes
  * to an origin the saved profile sends this service to: a stored password is never sent
  * somewhere else than where it was saved for.
@@ -103,10 +132,15 @@ async function fillSecrets(
 	if (!masked.length) return build;
 	const { document, scenario } = await scenarioOf(ctx, from.profileId, from.scenario);
 	const values: Values = { ...build.values };
+	const filled = new Set<string>();
 	for (const key of masked) {
 		const stored = scenario.values[key];
-		if (typeof stored === 'string' && stored !== '') values[key] = stored;
+		if (typeof stored === 'string' && stored !== '') {
+			values[key] = stored;
+			filled.add(key);
+		}
 	}
+	await checkBindings(ctx, { ...build, values }, from, filled);
 	const saved = origins({
 		service: build.service,
 		settings: document.services[build.service as keyof typeof document.services] ?? {},
@@ -129,14 +163,19 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 	if ('profileId' in input) {
 		const { document, scenario } = await scenarioOf(ctx, input.profileId, input.scenario);
 		const service = findService(input.service)!;
+		const build = {
+			service: input.service,
+			settings: document.services[input.service as keyof typeof document.services] ?? {},
+			// As the profile editor previews it: the scenario's values over the samples.
+			values: { ...(sampleValues(service) as Values), ...scenario.values },
+			rawSubstitution: document.rawSubstitution
+		};
+		const stored = Object.keys(scenario.values).filter(
+			(key) => isSecretKey(key) && scenario.values[key] !== ''
+		);
+		await checkBindings(ctx, build, input, new Set(stored));
 		return {
-			build: {
-				service: input.service,
-				settings: document.services[input.service as keyof typeof document.services] ?? {},
-				// As the profile editor previews it: the scenario's values over the samples.
-				values: { ...(sampleValues(service) as Values), ...scenario.values },
-				rawSubstitution: document.rawSubstitution
-			},
+			build,
 			profileId: input.profileId,
 			scenario: input.scenario
 		};

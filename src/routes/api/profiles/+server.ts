@@ -3,7 +3,7 @@ import { emptyDocument } from '$lib/core/profile';
 import { serverContext } from '$lib/server/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
 import { CreateProfileSchema } from '$lib/server/profile-api';
-import { createProfile, headDocument } from '$lib/server/profiles';
+import { createProfile, headSource, type SealedSecrets } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 
 /** The profiles (`?deleted=1`: the deleted ones, restorable). */
@@ -19,14 +19,16 @@ export const POST: RequestHandler = async (event) => {
 	if (!body.ok) return body.response;
 	const ctx = serverContext();
 	let document = body.data.document ?? emptyDocument();
+	let secretsFrom: SealedSecrets | undefined;
 	if (body.data.duplicateOf) {
-		const source = await headDocument(ctx, body.data.duplicateOf);
+		const source = await headSource(ctx, body.data.duplicateOf);
 		if (!source) return apiError(404, 'not_found', 'The profile to duplicate does not exist.');
-		document = source;
+		({ document, secretsFrom } = source);
 	}
 	const profile = await createProfile(ctx, requireUser(event), clientIp(event), {
 		name: body.data.name,
 		document,
+		secretsFrom,
 		message: body.data.message ?? (body.data.duplicateOf ? 'Duplicated' : 'Created'),
 		duplicateOf: body.data.duplicateOf
 	});
