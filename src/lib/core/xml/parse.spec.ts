@@ -50,11 +50,6 @@ describe('parseXml: values', () => {
 			expected: 'r[a="\\rA"]{"Café 🎉\\r\\n"}'
 		},
 		{
-			rule: 'leaves HTML-only entity names as written',
-			xml: '<r>a&nbsp;b &copy;</r>',
-			expected: 'r{"a&nbsp;b &copy;"}'
-		},
-		{
 			rule: 'skips comments',
 			xml: '<r><!-- <x>not an element</x> --><a>1</a><!--c--></r>',
 			expected: 'r(a{"1"})'
@@ -114,9 +109,16 @@ describe('parseXml: refusals', () => {
 		expect(refused(xml).code).toBe('xml_doctype');
 	});
 
-	it('leaves an undeclared entity reference as text, fetching nothing', () => {
-		expect(read('<r>&xxe;</r>')).toBe('r{"&xxe;"}');
-	});
+	it.each(['<r>&xxe;</r>', '<r>a&nbsp;b &copy;</r>'])(
+		'refuses an undeclared entity reference, fetching nothing: %s',
+		(xml) => {
+			const issue = refused(xml);
+			expect(issue.code).toBe('xml_invalid');
+			expect(issue.message).toMatch(
+				/the entity &\w+; is not defined in XML \(line 1, column \d+\)/
+			);
+		}
+	);
 
 	it.each([
 		{ name: '__proto__ as the root', xml: '<__proto__><polluted>1</polluted></__proto__>' },

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { lineColumn, type Issue } from '../issues';
 import { isXmlChar } from './chars';
 import { scanTags } from './spans';
+import { strictFault } from './strict';
 
 /**
  * Safe XML reading for response bodies and imports: DOCTYPE refused before parsing (no entity
@@ -199,6 +200,11 @@ function readXml(text: string, limits: XmlLimits, shift: number): XmlParseResult
 			valid.err.line,
 			valid.err.col
 		);
+	}
+	const fault = strictFault(text);
+	if (fault) {
+		const at = lineColumn(text, fault.offset);
+		return failure('xml_invalid', `Not well-formed XML: ${fault.message}`, at.line, at.column);
 	}
 	// The validator lets a second root or text through after a self-closing root.
 	if (shape.afterRoot !== null) {
