@@ -14,7 +14,7 @@ import { outgoingHeaders } from '../outbound/send';
 import { previewRequest, type PreviewRequest } from '../preview';
 import { receiveAtSink, SINK_KEY } from '../sinks';
 import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
-import type { ResolvedCall } from './input';
+import { CallInputError, type ResolvedCall } from './input';
 
 /**
  * Running a test call: the core builds the request(s) exactly as the preview shows them; each
@@ -164,6 +164,9 @@ async function callOne(
 	}
 }
 
+/** Build errors that refuse a test call before anything is sent. */
+const REFUSING = new Set(['header_crlf', 'invalid_header']);
+
 /** Why a call is not run: the user already has the most calls running. */
 export class TooManyCallsError extends Error {}
 
@@ -188,6 +191,10 @@ export async function runTestCall(
 	if (callId) running.set(callId, { userId: actor.id, controller });
 	try {
 		const built = buildRequests(call.build);
+		// A header that cannot be sent as written refuses the whole call: sending the request
+		// without it would test something else than what the caller sends.
+		const broken = built.issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
+		if (broken) throw new CallInputError(400, 'invalid_header', broken.message);
 		const calls: CallResult[] = [];
 		for (const request of built.requests) {
 			calls.push(await callOne(ctx, actor, call, request, appOrigins, controller.signal));
