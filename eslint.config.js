@@ -16,6 +16,12 @@ const NETWORK_MODULES = ['undici'].concat(
 
 const OUTBOUND_ONLY = 'Only src/lib/server/outbound opens connections: send through it.';
 
+/** `await import('node:net')` is an import too (the regular expression cannot hold a slash). */
+const DYNAMIC_NETWORK_IMPORT = {
+	selector: `ImportExpression[source.value=/^(${NETWORK_MODULES.join('|').replaceAll('/', '.')})$|^undici./]`,
+	message: OUTBOUND_ONLY
+};
+
 const gitignorePath = path.resolve(import.meta.dirname, '.gitignore');
 
 export default defineConfig(
@@ -100,7 +106,8 @@ export default defineConfig(
 					paths: NETWORK_MODULES.map((name) => ({ name, message: OUTBOUND_ONLY })),
 					patterns: [{ group: ['undici/*'], message: OUTBOUND_ONLY }]
 				}
-			]
+			],
+			'no-restricted-syntax': ['error', DYNAMIC_NETWORK_IMPORT]
 		}
 	},
 	{
@@ -116,9 +123,20 @@ export default defineConfig(
 		rules: {
 			'no-restricted-globals': [
 				'error',
+				{ name: 'fetch', message: OUTBOUND_ONLY },
+				{ name: 'WebSocket', message: OUTBOUND_ONLY }
+			],
+			'no-restricted-syntax': [
+				'error',
+				DYNAMIC_NETWORK_IMPORT,
 				{
-					name: 'fetch',
-					message: 'Only src/lib/server/outbound opens connections: send through it.'
+					// SvelteKit's `event.fetch` reaches other servers too.
+					selector: "CallExpression[callee.property.name='fetch']",
+					message: OUTBOUND_ONLY
+				},
+				{
+					selector: "ObjectPattern > Property[key.name='fetch']",
+					message: OUTBOUND_ONLY
 				}
 			]
 		}
