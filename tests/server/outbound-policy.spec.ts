@@ -210,4 +210,14 @@ describe('outbound policy with an operator allow-list of host names', () => {
 		});
 		expect(upstream.connections()).toBe(before + 1);
 	});
+
+	it('shows a redirect to loopback without following it', async () => {
+		const before = upstream.connections();
+		upstream.answerNext({ status: 302, headers: { location: 'http://127.0.0.1:1/admin' } });
+		const answer = await send(`http://localhost:${upstream.port}/go`, {}, allowing);
+		const result = answer.body.calls![0] as { response?: { status: number; redirect?: unknown } };
+		expect(result.response?.status).toBe(302);
+		expect(result.response?.redirect).toEqual({ location: 'http://127.0.0.1:1/admin' });
+		expect(upstream.connections()).toBe(before + 1);
+	});
 });
