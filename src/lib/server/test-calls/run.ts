@@ -38,7 +38,12 @@ export interface TestCallAnswer {
 
 let config: OutboundConfig | undefined;
 let inFlight: InFlight | undefined;
-const running = new Map<string, { userId: number; controller: AbortController }>();
+/** Running calls by user and call id (ids are chosen by browsers: one user's never hide another's). */
+const running = new Map<string, AbortController>();
+
+function runningKey(userId: number, callId: string): string {
+	return `${userId}:${callId}`;
+}
 
 /** The outbound configuration, read once. */
 export function outboundConfig(): OutboundConfig {
@@ -49,9 +54,9 @@ export function outboundConfig(): OutboundConfig {
 
 /** Cancels a running call of this user; false when there is none with that id. */
 export function cancelCall(userId: number, callId: string): boolean {
-	const call = running.get(callId);
-	if (!call || call.userId !== userId) return false;
-	call.controller.abort();
+	const controller = running.get(runningKey(userId, callId));
+	if (!controller) return false;
+	controller.abort();
 	return true;
 }
 
@@ -130,6 +135,11 @@ async function callOne(
 	const sink = sinkTarget(request.url, appOrigins);
 	const started = performance.now();
 	const origin = URL.canParse(request.url) ? new URL(request.url).origin : '(not a URL)';
+	// A cancelled call sends none of its remaining requests (a sink's included).
+	if (signal.aborted) {
+		const message = `${request.method} ${shown.url}: cancelled before it was sent.`;
+		return { request: shown, error: { code: 'cancelled', message } };
+	}
 	try {
 		const received = sink
 			? await deliverToSink(ctx, request, sink)
@@ -188,7 +198,7 @@ export async function runTestCall(
 		);
 	}
 	const controller = new AbortController();
-	if (callId) running.set(callId, { userId: actor.id, controller });
+	if (callId) running.set(runningKey(actor.id, callId), controller);
 	try {
 		const built = buildRequests(call.build);
 		// A header that cannot be sent as written refuses the whole call: sending the request
@@ -201,7 +211,7 @@ export async function runTestCall(
 		}
 		return { calls, issues: built.issues };
 	} finally {
-		if (callId) running.delete(callId);
+		if (callId) running.delete(runningKey(actor.id, callId));
 		inFlight!.release(actor.id);
 	}
 }
