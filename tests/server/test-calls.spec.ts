@@ -324,6 +324,29 @@ describe('test calls', () => {
 		});
 	});
 
+	it('masks a secret echoed inside a binary body too', async () => {
+		const password = 'Binary-secret-42';
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/octet-stream' },
+			body: Buffer.concat([
+				Buffer.from([0xff, 0xfe, 0x00]),
+				Buffer.from(password),
+				Buffer.from([0x80])
+			])
+		});
+		const answer = await call(admin, {
+			service: 'externalAuth',
+			settings: { externalAuthUrl: `${upstream.url}/bin?p=%password%` },
+			values: { password }
+		});
+		const response = one(answer).response as unknown as { body: string; bodyEncoding: string };
+		expect(response.bodyEncoding).toBe('base64');
+		const bytes = Buffer.from(response.body, 'base64');
+		expect(bytes.includes(Buffer.from(password))).toBe(false);
+		expect(bytes.includes(Buffer.from('••••••••'))).toBe(true);
+	});
+
 	it('lists the history of a service, newest first, and opens an entry', async () => {
 		upstream.answerNext({ status: 204 });
 		const made = await call(admin, {

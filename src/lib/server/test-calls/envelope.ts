@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '$lib/core/profile/secrets';
 import { scrubSecrets } from '$lib/core/request';
 import { interpretResponse, type Interpretation } from '$lib/core/response';
 import type { Values } from '$lib/core/request';
@@ -45,6 +46,27 @@ export interface ReceivedResponse {
 	via: ResponseEnvelope['via'];
 }
 
+/**
+ * The body with every secret's UTF-8 bytes replaced by the mask's, so a binary answer (shown as
+ * base64) that echoes a password does not carry it either.
+ */
+function scrubBytes(body: Uint8Array, secrets: readonly string[]): Buffer {
+	let out = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	for (const secret of secrets) {
+		if (secret.length < 3) continue;
+		const needle = Buffer.from(secret, 'utf8');
+		const mask = Buffer.from(SECRET_MASK, 'utf8');
+		const parts: Buffer[] = [];
+		let at = 0;
+		for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, at)) {
+			parts.push(out.subarray(at, i), mask);
+			at = i + needle.length;
+		}
+		if (parts.length) out = Buffer.concat([...parts, out.subarray(at)]);
+	}
+	return out;
+}
+
 function header(headers: HeaderField[], name: string): string | null {
 	return headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
 }
@@ -59,7 +81,7 @@ export function envelope(
 	values: Values,
 	secrets: readonly string[]
 ): { response: ResponseEnvelope; interpretation: Interpretation } {
-	const decoded = bodyText(response.body, response.truncated);
+	const decoded = bodyText(scrubBytes(response.body, secrets), response.truncated);
 	const text =
 		decoded.encoding === 'text'
 			? decoded.text
