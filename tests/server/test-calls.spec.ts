@@ -72,7 +72,11 @@ describe('test calls', () => {
 				genericSmsSendPostData: '{"to":"%sms_to%","body":"%sms_body%"}',
 				genericSmsSendContentType: 'application/json; charset=utf-8'
 			},
-			values: { 'account[username]': 'al ice', sms_to: '+14155550123', sms_body: 'Hi "there" é€' }
+			values: {
+				'account[username]': "al ice O'Neil {x} <y>",
+				sms_to: '+14155550123',
+				sms_body: 'Hi "there" é€'
+			}
 		};
 		const preview = await admin.json<CallAnswer>('/api/preview', { method: 'POST', json: body });
 		const shown = preview.body.requests![0];
@@ -88,7 +92,10 @@ describe('test calls', () => {
 		const received = upstream.requests[before];
 		expect(received.method).toBe(shown.method);
 		expect(upstream.url + received.url).toBe(shown.url);
-		expect(received.headers['content-type']).toBe(shown.headers['Content-Type']);
+		for (const [name, value] of Object.entries(shown.headers as Record<string, string>)) {
+			expect(received.headers[name.toLowerCase()]).toBe(value);
+		}
+		expect(preview.body.issues?.map((i) => i.code) ?? []).not.toContain('url_rewritten');
 		expect(received.body).toBe(shown.body);
 		expect(result.request).toEqual(shown);
 		expect(result.response).toMatchObject({

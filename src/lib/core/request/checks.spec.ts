@@ -192,3 +192,27 @@ describe('strayPercents', () => {
 		for (const issue of found) expect(issue.fix?.insert).toBe('%25');
 	});
 });
+
+describe('checkUrl: what an HTTP client rewrites', () => {
+	const service = getService('pushTokenReporter');
+	const rewritten = (url: string) =>
+		checkUrl(url, url, service, 'pushTokenReporterUrl').issues.find(
+			(i) => i.code === 'url_rewritten'
+		);
+
+	it.each([
+		['https://h.test/a b/{x}?r=<x>', '/a%20b/%7Bx%7D?r=%3Cx%3E'],
+		['https://h.test/a/../b/./c', '/b/c'],
+		['https://h.test/p?q=1#part', '/p?q=1'],
+		["https://h.test/p?name=O'Neil", '/p?name=O%27Neil']
+	])('warns that %s is sent as %s', (url, sent) => {
+		expect(rewritten(url)?.message).toContain(`sends this path and query as ${sent},`);
+	});
+
+	it.each(['https://h.test', 'https://h.test?x=1', 'https://h.test/send?to=%2B1&b=a%20b'])(
+		'says nothing when %s is sent as written',
+		(url) => {
+			expect(rewritten(url)).toBeUndefined();
+		}
+	);
+});

@@ -205,8 +205,36 @@ export function checkUrl(
 			to: template.length
 		});
 	}
+	const sent = requestTarget(parsed);
+	const written = writtenTarget(url);
+	if (written !== null && written !== sent) {
+		issues.push({
+			code: 'url_rewritten',
+			severity: 'warning',
+			message: `An HTTP client sends this path and query as ${sent.slice(0, 300)}, not as written (${written.slice(0, 300)}): characters such as spaces, { } < > are percent-encoded, "." and ".." segments are removed, "\\" becomes "/" and a #fragment is never sent. Write it the way it is sent so that what you see is what is sent.`,
+			field,
+			from: 0,
+			to: template.length
+		});
+	}
 	issues.push(...strayPercents(template, field));
 	return { issues, parsed };
+}
+
+/** The path and query an HTTP client puts on the request line for a parsed URL. */
+export function requestTarget(url: URL): string {
+	return (url.pathname || '/') + url.search;
+}
+
+/** The path, query and fragment as written after the authority; null when there is no authority. */
+function writtenTarget(url: string): string | null {
+	const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url);
+	if (!scheme) return null;
+	const rest = url.slice(scheme[0].length);
+	const end = rest.search(/[/?#\\]/);
+	if (end === -1) return '/';
+	const target = rest.slice(end);
+	return target.startsWith('?') || target.startsWith('#') ? `/${target}` : target;
 }
 
 /**

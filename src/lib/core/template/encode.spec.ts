@@ -40,7 +40,7 @@ type Name = keyof typeof VALUES;
 
 const EXPECTED: Record<Exclude<Encoding, 'raw'>, Record<Name, string>> = {
 	url: {
-		quotes: "a%22b'c",
+		quotes: 'a%22b%27c',
 		backslash: 'a%5Cb',
 		amp: 'x%26y',
 		hash: 'x%23y',
@@ -58,7 +58,7 @@ const EXPECTED: Record<Exclude<Encoding, 'raw'>, Record<Name, string>> = {
 		loneLow: 'a%EF%BF%BDb',
 		percent: '100%25',
 		angles: '%3Cb%3E',
-		marks: "!'()*~-_.",
+		marks: '!%27()*~-_.',
 		accent: '%C3%A9',
 		nonCharacter: 'a%EF%BF%BEb',
 		verticalTab: 'a%0Bb',

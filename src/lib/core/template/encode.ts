@@ -65,7 +65,9 @@ export function hasXmlInvalidChars(value: string): boolean {
 export function encodeValue(value: string, encoding: Encoding): string {
 	switch (encoding) {
 		case 'url':
-			return encodeURIComponent(wellFormed(value));
+			// An HTTP client percent-encodes ' in a query itself: encoding it here keeps the URL
+			// sent identical to the URL shown.
+			return encodeURIComponent(wellFormed(value)).replace(/'/g, '%27');
 		case 'form':
 			return encodeURIComponent(wellFormed(value))
 				.replace(/%20/g, '+')
