@@ -277,6 +277,21 @@ describe('import', () => {
 	});
 });
 
+describe('import review with a conflict', () => {
+	it('lists the other changes while a conflicting setting awaits a choice', async () => {
+		const id = await createProfile(editor.client, 'Conflict review', documentWith({}));
+		const xml =
+			'<genericSmsPostData>a</genericSmsPostData><genericSmsSendPostData>b</genericSmsSendPostData>' +
+			'<pushTokenReporterUrl>https://push.example.com/t</pushTokenReporterUrl>';
+		const answer = await postXml(editor.client, `/api/import?profile=${id}`, xml);
+		expect(answer.status).toBe(200);
+		const paths = (answer.body.changes as { path: string }[]).map((c) => c.path);
+		expect(paths).toContain('services.pushTokenReporter.pushTokenReporterUrl');
+		expect(paths).not.toContain('services.sendMessage.genericSmsSendPostData');
+		expect(answer.body.conflicts).toHaveLength(1);
+	});
+});
+
 describe('import of more than a profile can hold', () => {
 	it('refuses a setting over 2 MB before saving, and the profile stays readable', async () => {
 		const id = await createProfile(editor.client, 'Too large', documentWith({}));

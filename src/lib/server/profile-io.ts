@@ -12,6 +12,7 @@ import {
 } from '$lib/core/profile';
 import {
 	applyImport,
+	conflictId,
 	exportXml,
 	importXml,
 	portalSheet,
@@ -48,7 +49,14 @@ export interface Review {
 
 /** A review, or why the input cannot be read. */
 export type ReviewOutcome =
-	| { ok: true; review: Review; document: ProfileDocument | null }
+	| {
+			ok: true;
+			review: Review;
+			/** What applying saves; null while conflicts are unresolved. */
+			document: ProfileDocument | null;
+			/** While conflicts are unresolved: the rest of the changes, to review meanwhile. */
+			preview?: { document: ProfileDocument; pending: string[] };
+	  }
 	| { ok: false; reason: 'not_found' }
 	| { ok: false; reason: 'invalid'; issues: Issue[] };
 
@@ -116,7 +124,11 @@ async function review(
 	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
 	const outcome = propose(profile.document);
 	if (!outcome.ok) return outcome;
-	const changes = outcome.document ? diffDocuments(profile.document, outcome.document) : [];
+	const target = outcome.document ?? outcome.preview?.document ?? null;
+	const pending = new Set(outcome.preview?.pending ?? []);
+	const changes = target
+		? diffDocuments(profile.document, target).filter((c) => !pending.has(c.path))
+		: [];
 	return { ...outcome, review: { ...outcome.review, baseRevision: profile.revision, changes } };
 }
 
@@ -136,10 +148,21 @@ export function reviewXmlImport(
 		const unfit = applied.ok ? documentIssues(applied.value) : [];
 		if (unfit.length) return { ok: false, reason: 'invalid', issues: unfit };
 		const base = { baseRevision: 0, changes: [], conflicts, form };
+		// Unresolved conflicts: the other changes are shown meanwhile (the conflicting settings
+		// are left out of them until a value is chosen).
+		let preview: { document: ProfileDocument; pending: string[] } | undefined;
+		if (!applied.ok && conflicts.length) {
+			const unresolved = conflicts.filter((c) => choices[conflictId(c)] === undefined);
+			const first = Object.fromEntries(unresolved.map((c) => [conflictId(c), 0]));
+			const tried = applyImport(current, imported.value, { ...choices, ...first });
+			const pending = unresolved.map((c) => `services.${conflictId(c)}`);
+			if (tried.ok) preview = { document: tried.value, pending };
+		}
 		return {
 			ok: true,
 			review: { ...base, issues: imported.issues },
-			document: applied.ok ? applied.value : null
+			document: applied.ok ? applied.value : null,
+			preview
 		};
 	});
 }
