@@ -183,7 +183,42 @@ describe('test calls', () => {
 			null
 		],
 		['pushTokenReporter', {}, { status: 200 }, 'success', null],
-		['pushTokenReporter', {}, { status: 500 }, 'retryLater', null]
+		['pushTokenReporter', {}, { status: 500 }, 'retryLater', null],
+		['pushTokenReporter', {}, { status: 400 }, 'retryLater', null],
+		['mediaRefSend', {}, { status: 503 }, 'showGenericError', '(the app’s generic error message)'],
+		['externalAuth', {}, { status: 500, body: 'boom' }, 'silentlyIgnore', null],
+		[
+			'phoneNumberVerifier',
+			{},
+			{ status: 500, headers: JSON_TYPE, body: '{"message":"Try again later"}' },
+			'wizardMessageBox',
+			'Try again later'
+		],
+		['invitationAccepted', {}, { status: 404 }, 'silentlyIgnore', null],
+		['invitationAccepted', {}, { status: 500 }, 'silentlyIgnore', null],
+		[
+			'smartContactNotification',
+			{
+				smartContactNotificationContentType: 'application/json',
+				smartContactNotificationPostData: '{"n":"%new_smart_number%"}'
+			},
+			{ status: 400 },
+			'silentlyIgnore',
+			null
+		],
+		[
+			'extSSOProv',
+			{},
+			{
+				status: 200,
+				headers: { 'content-type': 'application/xml' },
+				body: '<account><username>1001</username></account>'
+			},
+			'provisioningAccount',
+			null
+		],
+		['extSSOProv', {}, { status: 403 }, 'silentlyIgnore', null],
+		['extSSOProv', {}, { status: 502 }, 'silentlyIgnore', null]
 	];
 	const URL_KEYS: Record<string, string> = {
 		sendMessage: 'genericSmsSendUrl',
@@ -192,7 +227,8 @@ describe('test calls', () => {
 		phoneNumberVerifier: 'phoneNumberVerifierUrl',
 		invitationAccepted: 'invitationAcceptedUrl',
 		smartContactNotification: 'smartContactNotificationUrl',
-		pushTokenReporter: 'pushTokenReporterUrl'
+		pushTokenReporter: 'pushTokenReporterUrl',
+		extSSOProv: 'extSSOProvUrl'
 	};
 
 	it.each(cases)(
