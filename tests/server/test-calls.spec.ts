@@ -496,6 +496,11 @@ describe('test calls', () => {
 		expect(moved.body.error!.code).toBe('secret_origin');
 		expect(moved.body.error!.message).toContain(upstream.url);
 		expect(upstream.requests.length).toBe(before);
+		const audit = await admin.json('/api/audit?action=test_call');
+		expect(audit.body.entries![0]).toMatchObject({
+			target: 'externalAuth',
+			details: { refused: 'secret_origin' }
+		});
 
 		// Restoring that revision, or copying the profile, does not bind it there either.
 		const restored = await admin.json(`/api/profiles/${id}/revisions/2/restore`, {

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import { recordAudit } from '$lib/server/audit';
 import { serverContext } from '$lib/server/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
 import {
@@ -26,10 +27,17 @@ export const POST: RequestHandler = async (event) => {
 		const id = await keepInHistory(ctx, user.id, call, answer);
 		return json({ id, ...answer });
 	} catch (error) {
+		// A refused call is audited too: who tried to send what, and why it was refused.
+		const refused = (code: string) =>
+			recordAudit(ctx.store, actor, 'test_call', body.data.service, { refused: code });
 		if (error instanceof TooManyCallsError) {
+			await refused('too_many_calls');
 			return apiError(429, 'too_many_calls', error.message);
 		}
-		if (error instanceof CallInputError) return apiError(error.status, error.code, error.message);
+		if (error instanceof CallInputError) {
+			await refused(error.code);
+			return apiError(error.status, error.code, error.message);
+		}
 		throw error;
 	}
 };
