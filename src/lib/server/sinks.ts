@@ -245,6 +245,11 @@ export function sinkResponse(answer: SinkAnswer, method: string): Response {
 		'cache-control': 'no-store'
 	});
 	if (answer.contentType !== '') headers.set('content-type', answer.contentType);
-	const empty = method === 'HEAD' || answer.status === 204 || answer.status === 304;
-	return new Response(empty ? null : answer.body, { status: answer.status, headers });
+	const body = sinkAnswersWithBody(method, answer.status) ? answer.body : null;
+	return new Response(body, { status: answer.status, headers });
+}
+
+/** A sink's answer carries its body except to HEAD and with 204 or 304 (over HTTP as inside). */
+export function sinkAnswersWithBody(method: string, status: number): boolean {
+	return method !== 'HEAD' && status !== 204 && status !== 304;
 }

@@ -12,7 +12,7 @@ import {
 } from '../outbound';
 import { outgoingHeaders } from '../outbound/send';
 import { previewRequest, type PreviewRequest } from '../preview';
-import { receiveAtSink, SINK_KEY } from '../sinks';
+import { receiveAtSink, SINK_KEY, sinkAnswersWithBody } from '../sinks';
 import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
 import { CallInputError, type ResolvedCall } from './input';
 
@@ -102,7 +102,9 @@ async function deliverToSink(
 	});
 	const status = answer?.status ?? 404;
 	const text = answer ? answer.body : '{"error":{"code":"not_found","message":"No such sink."}}';
-	const bytes = request.method === 'HEAD' ? new Uint8Array() : new TextEncoder().encode(text);
+	const bytes = sinkAnswersWithBody(request.method, status)
+		? new TextEncoder().encode(text)
+		: new Uint8Array();
 	const contentType = answer ? answer.contentType : 'application/json';
 	const total = performance.now() - started;
 	return {
