@@ -199,3 +199,18 @@ describe('parseXml: refusals', () => {
 		}
 	);
 });
+
+describe('parseXml: errors in a fragment speak of the fragment', () => {
+	it.each([
+		['<a>', "Expected closing tag 'a' (opened in line 1, col 1) before the end of the fragment."],
+		['</a>', "Closing tag 'a' has no opening tag."],
+		['<x>1</x>\n<b>', "Expected closing tag 'b' (opened in line 2, col 1) before the end"]
+	])('%j', (xml, message) => {
+		const result = parseXml(xml, undefined, { fragment: true });
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.issue.message).toContain(message);
+			expect(result.issue.message).not.toContain('fragment-root');
+		}
+	});
+});

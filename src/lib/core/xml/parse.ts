@@ -171,6 +171,22 @@ export function parseXml(
 	return readXml(wrapped, limits, FRAGMENT_OPEN.length);
 }
 
+/** A validator message about a wrapped fragment, told as of the fragment the admin wrote. */
+function asInFragment(message: string, shift: number): string {
+	return message
+		.replace(
+			/\(opened in line 1, col (\d+)\)/g,
+			(_, col: string) => `(opened in line 1, col ${Math.max(1, Number(col) - shift)})`
+		)
+		.replace(`instead of closing tag '${FRAGMENT_ROOT}'.`, 'before the end of the fragment.')
+		.replace(
+			new RegExp(
+				`^Expected closing tag '${FRAGMENT_ROOT}' \\(opened in line 1, col \\d+\\) instead of closing tag '([^']*)'\\.`
+			),
+			"Closing tag '$1' has no opening tag."
+		);
+}
+
 /**
  * Reads a document. A non-zero `shift` means the input was wrapped in a fragment root of that
  * many characters: positions on line 1 and the nesting depth are given back as in the input.
@@ -194,12 +210,8 @@ function readXml(text: string, limits: XmlLimits, shift: number): XmlParseResult
 	}
 	const valid = XMLValidator.validate(text);
 	if (valid !== true) {
-		return failure(
-			'xml_invalid',
-			`Not well-formed XML: ${valid.err.msg}`,
-			valid.err.line,
-			valid.err.col
-		);
+		const message = shift ? asInFragment(valid.err.msg, shift) : valid.err.msg;
+		return failure('xml_invalid', `Not well-formed XML: ${message}`, valid.err.line, valid.err.col);
 	}
 	const fault = strictFault(text);
 	if (fault) {
