@@ -117,4 +117,55 @@ test.describe('test calls and echo sinks', () => {
 		await expect(received).toContainText('/send?to=%2B14155550123');
 		await expect(received).toContainText('/send?to=%2B447700900456');
 	});
+
+	test('a slow answer shows the elapsed time and can be cancelled; a quick one its headers, timings and XML', async ({
+		page
+	}) => {
+		const sinkName = uniqueName('Slow sink');
+		await page.goto('/sinks');
+		await page.getByLabel('Name', { exact: true }).fill(sinkName);
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
+		const address = (await page.locator('code').first().textContent())!;
+		const sinkUrl = page.url();
+		await page.getByLabel('Delay (milliseconds)').fill('20000');
+		await page.getByRole('button', { name: 'Save the answer' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'now answers' })).toBeVisible();
+
+		await page.goto('/services/pushTokenReporter');
+		await page.getByRole('textbox', { name: /^URL/ }).click();
+		await page.keyboard.type(`${address}tokens`);
+		await page.keyboard.press('Escape');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		await panel.getByRole('button', { name: 'Send' }).click();
+		const progress = panel.getByRole('status').filter({ hasText: 'Sending…' });
+		await expect(progress).toContainText(/Sending… [1-9]\.\d s/);
+		await panel.getByRole('button', { name: 'Cancel' }).click();
+		await expect(panel.getByRole('alert')).toContainText('Cancelled.');
+		await expect(progress).toHaveCount(0);
+
+		await page.goto(sinkUrl);
+		await page.getByLabel('Delay (milliseconds)').fill('0');
+		await page.getByLabel('Content type').fill('application/xml');
+		await page.getByLabel('Body').fill('<response><ok>yes</ok></response>');
+		await page.getByRole('button', { name: 'Save the answer' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'now answers' })).toBeVisible();
+
+		await page.goto('/services/pushTokenReporter');
+		await page.getByRole('textbox', { name: /^URL/ }).click();
+		await page.keyboard.type(`${address}tokens`);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+Enter');
+		await expect(panel.getByText('200', { exact: true })).toBeVisible();
+		await expect(panel.getByLabel('Response body')).toHaveText(
+			'<response>\n  <ok>yes</ok>\n</response>'
+		);
+		await panel.getByText(/^Headers \(/).click();
+		await expect(panel.getByRole('table', { name: 'Response headers' })).toContainText(
+			'application/xml'
+		);
+		await panel.getByText('Timings').click();
+		await expect(panel.locator('dl.timings')).toContainText('ms');
+		await expectAccessible(page);
+	});
 });

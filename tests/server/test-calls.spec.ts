@@ -9,7 +9,7 @@ import type {
 } from '../../src/lib/server/test-calls';
 import type { ProfileDocument } from '../../src/lib/core/profile';
 import { createProfile, createUser, profileDocument, serverWithAdmin } from '../helpers/fixtures';
-import { Client, freePort, stopAllServers } from '../helpers/server';
+import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
 /**
@@ -42,10 +42,11 @@ const TEST_ENV = {
 };
 
 let admin: Client;
+let server: TestServer;
 let upstream: Upstream;
 
 beforeAll(async () => {
-	({ admin } = await serverWithAdmin(TEST_ENV));
+	({ admin, server } = await serverWithAdmin(TEST_ENV));
 	upstream = await startUpstream();
 });
 
@@ -520,6 +521,30 @@ describe('test calls', () => {
 		await saved(`${upstream.url}/q?pw=%password%`);
 		expect((await send()).status).toBe(200);
 		expect(upstream.requests.at(-1)?.url).toBe('/q?pw=bound-Secret-7');
+	});
+
+	it('waits out a sink’s delay, and ends one past the overall limit as a timeout', async () => {
+		const made = await admin.json<{ sink: { key: string; path: string } }>('/api/sinks', {
+			method: 'POST',
+			json: {
+				name: 'Slow',
+				answer: { status: 204, contentType: '', body: '', delayMs: 5000 }
+			}
+		});
+		expect(made.status).toBe(201);
+		const url = `${server.url}${made.body.sink.path}tokens`;
+		const slow = one(
+			await call(admin, { service: 'pushTokenReporter', settings: { pushTokenReporterUrl: url } })
+		);
+		expect(slow.error).toMatchObject({ code: 'timeout' });
+		await admin.json(`/api/sinks/${made.body.sink.key}`, {
+			method: 'PUT',
+			json: { answer: { status: 204, contentType: '', body: '', delayMs: 300 } }
+		});
+		const quick = one(
+			await call(admin, { service: 'pushTokenReporter', settings: { pushTokenReporterUrl: url } })
+		);
+		expect(quick.response).toMatchObject({ status: 204, via: 'sink' });
 	});
 
 	it('refuses viewers, and names the field of a bad body', async () => {

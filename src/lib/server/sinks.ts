@@ -19,6 +19,9 @@ export const SINK_BODY_BYTES = 256 * 1024;
 
 const NO_LINE_BREAK = /^[^\r\n\0]*$/;
 
+/** The longest a sink may wait before answering. */
+export const MAX_SINK_DELAY_MS = 30_000;
+
 /** What a sink answers. */
 export const SinkAnswerSchema = z.object({
 	status: z.number().int().min(200).max(599),
@@ -27,15 +30,18 @@ export const SinkAnswerSchema = z.object({
 		.trim()
 		.max(200)
 		.regex(NO_LINE_BREAK, 'The content type cannot hold a line break.'),
-	body: z.string().max(100_000)
+	body: z.string().max(100_000),
+	/** How long the sink waits before answering, to try a slow server (timeouts, Cancel). */
+	delayMs: z.number().int().min(0).max(MAX_SINK_DELAY_MS).default(0)
 });
 export type SinkAnswer = z.infer<typeof SinkAnswerSchema>;
 
-/** The answer of a new sink: 200 with an empty JSON object. */
+/** The answer of a new sink: 200 with an empty JSON object, at once. */
 export const DEFAULT_ANSWER: SinkAnswer = {
 	status: 200,
 	contentType: 'application/json',
-	body: '{}'
+	body: '{}',
+	delayMs: 0
 };
 
 /** `POST /api/sinks` */

@@ -74,10 +74,36 @@ function sinkTarget(url: string, appOrigins: string[]): { key: string; path: str
 	return { key: match[1], path: (match[2] ?? '') + parsed.search };
 }
 
+/**
+ * Waits out a sink's delay as a slow server would be waited for: a cancel ends the wait, and a
+ * delay past the overall limit ends as a timeout.
+ */
+function sinkDelay(request: BuiltRequest, delayMs: number, signal: AbortSignal): Promise<void> {
+	const limit = outboundConfig().limits.totalMs;
+	return new Promise((resolve, reject) => {
+		const done = () => {
+			signal.removeEventListener('abort', cancel);
+			if (delayMs <= limit) resolve();
+			else {
+				const seconds = limit / 1000;
+				const what = `${request.method} ${request.url}`;
+				reject(new OutboundError('timeout', `${what}: no complete answer within ${seconds} s.`));
+			}
+		};
+		const timer = setTimeout(done, Math.min(delayMs, limit));
+		const cancel = () => {
+			clearTimeout(timer);
+			reject(new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`));
+		};
+		signal.addEventListener('abort', cancel, { once: true });
+	});
+}
+
 async function deliverToSink(
 	ctx: ServerContext,
 	request: BuiltRequest,
-	target: { key: string; path: string }
+	target: { key: string; path: string },
+	signal: AbortSignal
 ): Promise<ReceivedResponse> {
 	if (!['GET', 'HEAD', 'POST', 'PUT'].includes(request.method)) {
 		throw new OutboundError('blocked_method', `${request.method} is not a method the callers use.`);
@@ -100,6 +126,7 @@ async function deliverToSink(
 		via: 'test_call',
 		ip: null
 	});
+	if (answer && answer.delayMs > 0) await sinkDelay(request, answer.delayMs, signal);
 	const status = answer?.status ?? 404;
 	const text = answer ? answer.body : '{"error":{"code":"not_found","message":"No such sink."}}';
 	const bytes = sinkAnswersWithBody(request.method, status)
@@ -144,7 +171,7 @@ async function callOne(
 	}
 	try {
 		const received = sink
-			? await deliverToSink(ctx, request, sink)
+			? await deliverToSink(ctx, request, sink, signal)
 			: await sendOutbound(request, { ...outboundConfig(), signal }).then(
 					(r): ReceivedResponse => ({ ...r, received: r.rawBytes, via: 'network' })
 				);

@@ -32,5 +32,6 @@ export const fallback: RequestHandler = async (event) => {
 			}
 		);
 	}
+	if (answer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
 	return sinkResponse(answer, request.method);
 };
