@@ -132,10 +132,13 @@ test.describe('test calls and echo sinks', () => {
 		await page.getByRole('button', { name: 'Save the answer' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'now answers' })).toBeVisible();
 
-		await page.goto('/services/pushTokenReporter');
-		await page.getByRole('textbox', { name: /^URL/ }).click();
-		await page.keyboard.type(`${address}tokens`);
-		await page.keyboard.press('Escape');
+		const openWithSink = async () => {
+			await page.goto('/services/pushTokenReporter');
+			await page.getByRole('textbox', { name: /^URL/ }).click();
+			await page.keyboard.type(`${address}tokens`);
+			await page.keyboard.press('Escape');
+		};
+		await openWithSink();
 		const panel = page.getByRole('region', { name: 'Test call' });
 		await panel.getByRole('button', { name: 'Send' }).click();
 		const progress = panel.getByRole('status').filter({ hasText: 'Sending…' });
@@ -151,10 +154,7 @@ test.describe('test calls and echo sinks', () => {
 		await page.getByRole('button', { name: 'Save the answer' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'now answers' })).toBeVisible();
 
-		await page.goto('/services/pushTokenReporter');
-		await page.getByRole('textbox', { name: /^URL/ }).click();
-		await page.keyboard.type(`${address}tokens`);
-		await page.keyboard.press('Escape');
+		await openWithSink();
 		await page.keyboard.press('Control+Enter');
 		await expect(panel.getByText('200', { exact: true })).toBeVisible();
 		await expect(panel.getByLabel('Response body')).toHaveText(
