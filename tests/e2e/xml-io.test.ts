@@ -116,6 +116,53 @@ test.describe('XML export and import', () => {
 		expect(await headRevision(page, id)).toBe(1);
 	});
 
+	test('an uploaded file is reviewed with its other changes, a conflict chosen, and applied', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Upload'));
+		await page.goto(`/profiles/${id}/import`);
+		const xml =
+			'<provisioning><account><core>' +
+			'<genericSmsPostData>old=1</genericSmsPostData>' +
+			'<genericSmsSendPostData>new=1</genericSmsSendPostData>' +
+			'<pushTokenReporterUrl>https://push.example.com/t</pushTokenReporterUrl>' +
+			'</core></account></provisioning>';
+		await page.getByLabel('XML file').setInputFiles({
+			name: 'additional.xml',
+			mimeType: 'application/xml',
+			buffer: Buffer.from(xml)
+		});
+		await page.getByRole('button', { name: 'Review the changes' }).click();
+		await expect(page.getByRole('table', { name: /What will change/ })).toContainText(
+			'services.pushTokenReporter.pushTokenReporterUrl'
+		);
+		const choice = page.getByRole('group', { name: 'Choose the value of genericSmsSendPostData' });
+		await choice.getByRole('radio').nth(1).check();
+		await page.getByRole('button', { name: 'Apply as a new revision' }).click();
+		await expect.poll(() => headRevision(page, id)).toBe(2);
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await expect(
+			page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' })
+		).toHaveText('new=1');
+	});
+
+	test('a character XML cannot carry is an error in the editor before export', async ({ page }) => {
+		const id = await createProfile(page, uniqueName('Control'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const body = page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
+		await body.click();
+		await body.evaluate((element) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', 'text=a\u0001b');
+			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+		});
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await expect(preview.getByRole('listitem').filter({ hasText: 'U+0001' })).toContainText(
+			'cannot be written in XML 1.0'
+		);
+		await expect(page.locator('.cm-lintRange-error')).not.toHaveCount(0);
+	});
+
 	test('invalid XML is refused with its line and column, nothing saved', async ({ page }) => {
 		const id = await createProfile(page, uniqueName('Invalid'));
 		await page.goto(`/profiles/${id}/import`);
