@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legacyCredentials, provisioningRoute } from './sso';
+import { deviceCredentials, legacyCredentials, provisioningRoute } from './sso';
 
 const URL = 'https://prov.example.com/sso?u=%username%';
 const RE = 'https://prov.example.com/re';
@@ -58,5 +58,16 @@ describe('legacyCredentials (External Authentication flow 4)', () => {
 			{ placeholder: 'password', value: 'cloud-secret', source: 'device' }
 		]);
 		expect(legacyCredentials(null, device).map((c) => c.source)).toEqual(['device', 'device']);
+	});
+});
+
+describe('deviceCredentials', () => {
+	it('reads the cloud user name and password of the scenario, text only', () => {
+		expect(
+			deviceCredentials({
+				'account[cloud_username]': 'alice@example.com',
+				'account[cloud_password]': []
+			})
+		).toEqual({ username: 'alice@example.com', password: '' });
 	});
 });

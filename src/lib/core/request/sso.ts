@@ -2,6 +2,7 @@ import { extSSOProv } from '../catalogue/services-servers';
 import { keyOf } from '../catalogue/services';
 import type { AccountTags } from '../response/provisioning';
 import { chosenUrl, urlCandidates, type Settings, type UrlCandidate } from './settings';
+import type { Values } from './values';
 
 /**
  * How the SSO server resolves the External provisioning call during authentication, and how the
@@ -27,6 +28,24 @@ export function provisioningRoute(settings: Settings): ProvisioningRoute {
 	const skipped = (settings[flagKey] ?? '').trim() === '1';
 	const candidates = urlCandidates(extSSOProv, settings);
 	return { skipped, flagKey, candidates, chosen: skipped ? null : chosenUrl(candidates) };
+}
+
+/** The device credentials: the cloud user name and password the app signs in with. */
+export const DEVICE_CREDENTIALS = {
+	username: 'account[cloud_username]',
+	password: 'account[cloud_password]'
+} as const;
+
+/** The device credentials in a scenario's values ('' when a value is not text). */
+export function deviceCredentials(values: Values): { username: string; password: string } {
+	const text = (key: string) => {
+		const value = values[key];
+		return typeof value === 'string' ? value : '';
+	};
+	return {
+		username: text(DEVICE_CREDENTIALS.username),
+		password: text(DEVICE_CREDENTIALS.password)
+	};
 }
 
 /** One legacy placeholder and where its value comes from. */

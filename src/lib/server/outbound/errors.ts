@@ -44,6 +44,17 @@ export class OutboundError extends Error {
 		return new OutboundError(denial.code, denial.message, denial);
 	}
 
+	/** A call cancelled by its user. */
+	static cancelled(request: { method: string; url: string }): OutboundError {
+		return new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`);
+	}
+
+	/** A call with no complete answer within the overall limit. */
+	static timedOut(request: { method: string; url: string }, limitMs: number): OutboundError {
+		const within = `no complete answer within ${limitMs / 1000} s`;
+		return new OutboundError('timeout', `${request.method} ${request.url}: ${within}.`);
+	}
+
 	/** Any failure of a request, as an outbound error naming its method and URL. */
 	static from(error: unknown, request: { method: string; url: string }): OutboundError {
 		return toOutboundError(error, request.method, request.url);

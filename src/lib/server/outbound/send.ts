@@ -178,15 +178,8 @@ export async function sendOutbound(
 			address: record.address
 		};
 	} catch (error) {
-		if (options.signal?.aborted) {
-			throw new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`);
-		}
-		if (timedOut) {
-			throw new OutboundError(
-				'timeout',
-				`${request.method} ${request.url}: no complete answer within ${limits.totalMs / 1000} s.`
-			);
-		}
+		if (options.signal?.aborted) throw OutboundError.cancelled(request);
+		if (timedOut) throw OutboundError.timedOut(request, limits.totalMs);
 		throw toOutboundError(error, request.method, request.url);
 	} finally {
 		clearTimeout(timer);

@@ -84,16 +84,12 @@ function sinkDelay(request: BuiltRequest, delayMs: number, signal: AbortSignal):
 		const done = () => {
 			signal.removeEventListener('abort', cancel);
 			if (delayMs <= limit) resolve();
-			else {
-				const seconds = limit / 1000;
-				const what = `${request.method} ${request.url}`;
-				reject(new OutboundError('timeout', `${what}: no complete answer within ${seconds} s.`));
-			}
+			else reject(OutboundError.timedOut(request, limit));
 		};
 		const timer = setTimeout(done, Math.min(delayMs, limit));
 		const cancel = () => {
 			clearTimeout(timer);
-			reject(new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`));
+			reject(OutboundError.cancelled(request));
 		};
 		signal.addEventListener('abort', cancel, { once: true });
 	});
