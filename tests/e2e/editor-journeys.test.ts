@@ -92,9 +92,7 @@ test.describe('editor journeys', () => {
 		await expect(drawer.getByText('first server')).toBeVisible();
 		await drawer.getByRole('button', { name: 'Compare revision 2 with the draft' }).click();
 		const compared = drawer.getByRole('region', { name: 'Revision 2 → your draft' });
-		await expect(compared.getByRole('row').nth(1)).toContainText(
-			'services.sendMessage.genericSmsSendUrl'
-		);
+		await expect(compared.getByRole('row').nth(1)).toContainText('Send Message · URL');
 		await expect(compared).toContainText('https://old.example.com/send');
 		await expectAccessible(page);
 

@@ -42,7 +42,7 @@ test.describe('profile editor', () => {
 		await page.getByRole('button', { name: 'Save', exact: true }).click();
 		const conflict = page.getByRole('region', { name: /Revision 3 was saved/ });
 		await expect(conflict).toBeVisible();
-		await expect(conflict).toContainText('services.sendMessage.genericSmsSendContentType');
+		await expect(conflict).toContainText('Send Message · Content type');
 		await conflict.getByRole('button', { name: 'Keep mine (then save)' }).click();
 		await page.getByRole('button', { name: 'Save', exact: true }).click();
 		await expect(page.getByText('revision 4')).toBeVisible();

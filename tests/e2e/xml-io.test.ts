@@ -66,15 +66,19 @@ test.describe('XML export and import', () => {
 		await page.getByRole('button', { name: 'Review the changes' }).click();
 
 		const changes = page.getByRole('table', { name: /What will change/ });
-		await expect(changes.getByRole('row').filter({ hasText: 'genericSmsSendUrl' })).toContainText(
+		await expect(changes.getByRole('row', { name: 'Send Message · URL Added' })).toContainText(
 			'https://imported.example.com/?pin=007'
 		);
 		await expect(
-			changes.getByRole('row').filter({ hasText: 'genericSmsSendPostData' })
+			changes.getByRole('row', { name: 'Send Message · Post data Added' })
 		).toContainText('to=%sms_to%');
+		await expect(
+			changes.getByRole('row').filter({ hasText: 'Kept XML element <codec> in account' })
+		).toContainText('<codec>opus</codec>');
+		await expect(changes).not.toContainText(/services\.|preservedXml|#\d/);
 		await expect(page.getByText(/<genericSmsPostData> \(line 3\) is deprecated/)).toBeVisible();
 		await expect(
-			page.getByText(/1 element\(s\) this product does not know are kept/)
+			page.getByText('One element this product does not know is kept as written')
 		).toBeVisible();
 		await expectAccessible(page);
 
@@ -103,12 +107,14 @@ test.describe('XML export and import', () => {
 				'<genericSmsPostData>old=1</genericSmsPostData><genericSmsSendPostData>new=1</genericSmsSendPostData>'
 			);
 		await page.getByRole('button', { name: 'Review the changes' }).click();
-		const choice = page.getByRole('group', { name: 'Choose the value of genericSmsSendPostData' });
+		const choice = page.getByRole('group', {
+			name: 'Choose the value of Send Message · Post data'
+		});
 		await expect(choice.getByRole('radio')).toHaveCount(2);
 		await page.getByRole('button', { name: 'Apply as a new revision' }).click();
 		await expect(page.getByRole('alert')).toContainText('cannot be applied');
 		await expect(
-			page.getByText('Choose which value of genericSmsSendPostData to keep')
+			page.getByText('Choose a value for Send Message · Post data (2 were given).')
 		).toBeVisible();
 
 		await page.getByRole('link', { name: 'Cancel', exact: true }).click();
@@ -134,9 +140,11 @@ test.describe('XML export and import', () => {
 		});
 		await page.getByRole('button', { name: 'Review the changes' }).click();
 		await expect(page.getByRole('table', { name: /What will change/ })).toContainText(
-			'services.pushTokenReporter.pushTokenReporterUrl'
+			'Push Token Reporter · URL'
 		);
-		const choice = page.getByRole('group', { name: 'Choose the value of genericSmsSendPostData' });
+		const choice = page.getByRole('group', {
+			name: 'Choose the value of Send Message · Post data'
+		});
 		await choice.getByRole('radio').nth(1).check();
 		await page.getByRole('button', { name: 'Apply as a new revision' }).click();
 		await expect.poll(() => headRevision(page, id)).toBe(2);

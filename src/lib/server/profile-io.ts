@@ -1,8 +1,9 @@
 import { error } from '@sveltejs/kit';
-import type { XmlForm } from '$lib/core/catalogue';
+import { settingLabel, type XmlForm } from '$lib/core/catalogue';
 import type { Issue } from '$lib/core/issues';
 import {
 	diffDocuments,
+	documentPathLabel,
 	makeBackup,
 	parseBackup,
 	ProfileDocumentSchema,
@@ -177,7 +178,7 @@ function documentIssues(document: ProfileDocument): Issue[] {
 	return parsed.error.issues.map((issue) => ({
 		code: 'document_invalid',
 		severity: 'error',
-		message: `${issue.path.join('.') || 'The profile'}: ${issue.message} The profile cannot hold this; nothing was saved.`,
+		message: `${documentPathLabel(issue.path, document)}: ${issue.message} The profile cannot hold this; nothing was saved.`,
 		field: typeof issue.path.at(-1) === 'string' ? (issue.path.at(-1) as string) : undefined
 	}));
 }
@@ -227,7 +228,7 @@ export async function applyReviewed(
 		const issues = outcome.review.conflicts.map<Issue>((c) => ({
 			code: 'setting_conflict_unresolved',
 			severity: 'error',
-			message: `Choose which value of ${c.key} to keep (${c.candidates.length} were given).`,
+			message: `Choose a value for ${settingLabel(c.service, c.key)} (${c.candidates.length} were given).`,
 			field: c.key
 		}));
 		return { ok: false, reason: 'invalid', issues };

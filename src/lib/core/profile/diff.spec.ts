@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffDocuments, flattenDocument, sameJson, type FieldChange } from './diff';
+import {
+	diffDocuments,
+	documentPathLabel,
+	flattenDocument,
+	sameJson,
+	type FieldChange
+} from './diff';
 import { emptyDocument, type ProfileDocument } from './schema';
 import { SECRET_MASK } from './secrets';
 
@@ -36,8 +42,8 @@ describe('flattenDocument', () => {
 			'push.target': 'unknown',
 			'scenarios["Text \\"1\\""].values.sms_to': '["+1","+2"]',
 			'scenarios["Text \\"1\\""].values.interestedParties': '[{"username":"u","device":"d"}]',
-			rawSubstitution: 'false',
-			'preservedXml[0]': 'provisioning/x #2: <x/>'
+			rawSubstitution: 'off',
+			'preservedXml[0]': '<x/>'
 		});
 	});
 });
@@ -74,7 +80,7 @@ describe('diffDocuments', () => {
 		expect(render(diffDocuments(before, after))).toEqual([
 			'changed push.appId: a → b',
 			'changed push.target: unknown → platformB',
-			'changed rawSubstitution: false → true',
+			'changed rawSubstitution: off → on',
 			'added scenarios["S"].values.sms_body: ∅ → hi',
 			'removed services.sendMessage.genericSmsSendContentType: application/json → ∅',
 			'changed services.sendMessage.genericSmsSendUrl: https://a.test/?to=%sms_to% → https://b.test/'
@@ -91,6 +97,7 @@ describe('diffDocuments', () => {
 		expect(changed).toEqual([
 			{
 				path: 'scenarios["S"].values.account[password]',
+				label: 'Scenario “S” · %account[password]%',
 				kind: 'changed',
 				before: SECRET_MASK,
 				after: SECRET_MASK
@@ -111,6 +118,7 @@ describe('diffDocuments', () => {
 		const added = diffDocuments(doc(), secret('fresh'));
 		expect(added.find((c) => c.path.endsWith('password'))).toEqual({
 			path: 'scenarios["S"].values.password',
+			label: 'Scenario “S” · %password%',
 			kind: 'added',
 			before: undefined,
 			after: SECRET_MASK
@@ -129,8 +137,57 @@ describe('diffDocuments', () => {
 		const a = doc({ scenarios: [{ name: 'S', values: { sms_body: '\u0000hi' } }] });
 		const b = doc({ scenarios: [{ name: 'S', values: { sms_body: 'hi' } }] });
 		expect(diffDocuments(a, b)).toEqual([
-			{ path: 'scenarios["S"].values.sms_body', kind: 'changed', before: '\u0000hi', after: 'hi' }
+			{
+				path: 'scenarios["S"].values.sms_body',
+				label: 'Scenario “S” · %sms_body%',
+				kind: 'changed',
+				before: '\u0000hi',
+				after: 'hi'
+			}
 		]);
+	});
+});
+
+describe('diffDocuments labels', () => {
+	it("names every field in the catalogue's words, never by its path", () => {
+		const before = doc({
+			services: {
+				mediaRefSend: { genericMediaRefSendMethod: 'PUT' },
+				sendMessage: { genericSmsPostData: 'a=1', myOwnKey: 'x' }
+			},
+			preservedXml: [
+				{ path: 'provisioning/account/core', index: 1, xml: '<codec a="1">opus</codec>' },
+				{ path: 'provisioning', index: 0, xml: '<!-- note -->' }
+			]
+		});
+		const after = doc({
+			services: { sendMessage: { genericSmsSendUrl: 'https://a.test/' } },
+			push: { gatewayUrl: 'https://push.test', appId: '', target: 'unknown' },
+			scenarios: [{ name: 'Two recipients', values: { sms_to: ['+1', '+2'] } }],
+			rawSubstitution: true
+		});
+		const labels = Object.fromEntries(diffDocuments(before, after).map((c) => [c.path, c.label]));
+		expect(labels).toEqual({
+			'preservedXml[0]': 'Kept XML element <codec> in provisioning/account/core',
+			'preservedXml[1]': 'Kept XML in provisioning',
+			'push.gatewayUrl': 'Push gateway URL',
+			rawSubstitution: 'Raw substitution',
+			'scenarios["Two recipients"].values.sms_to': 'Scenario “Two recipients” · %sms_to%',
+			'services.mediaRefSend.genericMediaRefSendMethod': 'Media Reference Send · Method',
+			'services.sendMessage.genericSmsPostData':
+				'Send Message · genericSmsPostData (deprecated, replaced by Post data)',
+			'services.sendMessage.genericSmsSendUrl': 'Send Message · URL',
+			'services.sendMessage.myOwnKey': 'Send Message · myOwnKey'
+		});
+		for (const label of Object.values(labels)) {
+			expect(label).not.toMatch(/services\.|preservedXml|\[\d+\]/);
+		}
+	});
+
+	it('shows a kept element as its own XML, not its internal position', () => {
+		const kept = { path: 'provisioning/account/core', index: 3, xml: '<codec>opus</codec>' };
+		const [change] = diffDocuments(doc(), doc({ preservedXml: [kept] }));
+		expect(change).toMatchObject({ kind: 'added', after: '<codec>opus</codec>' });
 	});
 });
 
@@ -161,3 +218,23 @@ function canonical(value: unknown): string {
 	}
 	return JSON.stringify(value);
 }
+
+describe('documentPathLabel', () => {
+	it('names a place of a document in the same words as a change', () => {
+		const document = doc({
+			scenarios: [{ name: 'Text message', values: {} }],
+			preservedXml: [{ path: 'provisioning', index: 0, xml: '<big>…</big>' }]
+		});
+		const label = (path: PropertyKey[]) => documentPathLabel(path, document);
+		expect(label(['services', 'mediaRefSend', 'genericMediaRefSendMethod'])).toBe(
+			'Media Reference Send · Method'
+		);
+		expect(label(['services', 'sendMessage'])).toBe('Send Message');
+		expect(label(['push', 'appId'])).toBe('Push app ID');
+		expect(label(['scenarios', 0, 'values', 'sms_to'])).toBe('Scenario “Text message” · %sms_to%');
+		expect(label(['scenarios', 3, 'name'])).toBe('Scenario “number 4”');
+		expect(label(['preservedXml', 0, 'xml'])).toBe('Kept XML element <big> in provisioning');
+		expect(label(['preservedXml'])).toBe('Kept XML elements');
+		expect(label([])).toBe('The profile');
+	});
+});

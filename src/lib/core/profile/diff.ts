@@ -1,15 +1,22 @@
+import { elementTag, pushSettingLabel, settingLabel } from '../catalogue/labels';
+import { findService } from '../catalogue/services';
 import type { ProfileDocument } from './schema';
 import { isSecretKey, SECRET_MASK } from './secrets';
 
 /**
- * Field-by-field differences between two profile documents, with paths an admin can read:
- * `services.sendMessage.genericSmsSendUrl`, `scenarios["Text message"].values.sms_to`.
+ * Field-by-field differences between two profile documents. Each field has a stable path
+ * (`services.sendMessage.genericSmsSendUrl`, `scenarios["Text message"].values.sms_to`) that
+ * programs can rely on, and a label in the catalogue's words that screens show ("Send Message ·
+ * URL", "Scenario “Text message” · %sms_to%", "Kept XML element <codec>").
  * Secret values are never shown, only that they changed.
  */
 
 /** One field that differs. `before`/`after` are undefined where the field does not exist. */
 export interface FieldChange {
+	/** Where the field is in the document (stable, for programs). */
 	path: string;
+	/** What the field is, in the catalogue's words (for people). */
+	label: string;
 	kind: 'added' | 'removed' | 'changed';
 	before?: string;
 	after?: string;
@@ -19,31 +26,97 @@ function show(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** A flattened field: its value, and whether it is a secret (never shown). */
+/**
+ * A flattened field: its value as compared, its label, whether it is a secret (never shown),
+ * and what is shown when that differs from the value.
+ */
 interface Field {
 	value: string;
+	label: string;
 	secret: boolean;
+	shown?: string;
+}
+
+/** A kept element in words: its tag, and where it sits in the XML. */
+export function keptElementLabel(element: { path: string; xml: string }): string {
+	const tag = elementTag(element.xml);
+	return tag ? `Kept XML element <${tag}> in ${element.path}` : `Kept XML in ${element.path}`;
+}
+
+/** A scenario's value in words. */
+export function scenarioValueLabel(scenario: string, key: string): string {
+	return `Scenario “${scenario}” · %${key}%`;
+}
+
+/**
+ * A place in a document (a validation issue's path: `['services', 'sendMessage', 'genericSmsSendUrl']`)
+ * in the same words as a change's label; `document` names scenarios and kept elements by
+ * position. A path the profile's shape does not have names the profile.
+ */
+export function documentPathLabel(path: readonly PropertyKey[], document?: unknown): string {
+	const [area, first, second, third] = path;
+	const doc = (document ?? {}) as Partial<ProfileDocument>;
+	if (area === 'services' && typeof first === 'string') {
+		return typeof second === 'string'
+			? settingLabel(first, second)
+			: (findService(first)?.title ?? first);
+	}
+	if (area === 'push' && typeof first === 'string') return pushSettingLabel(first);
+	if (area === 'scenarios' && typeof first === 'number') {
+		const name = doc.scenarios?.[first]?.name ?? `number ${first + 1}`;
+		if (second === 'values' && typeof third === 'string') return scenarioValueLabel(name, third);
+		return `Scenario “${name}”`;
+	}
+	if (area === 'scenarios') return 'Scenarios';
+	if (area === 'preservedXml' && typeof first === 'number') {
+		const element = doc.preservedXml?.[first];
+		return element ? keptElementLabel(element) : `Kept XML element number ${first + 1}`;
+	}
+	if (area === 'preservedXml') return 'Kept XML elements';
+	if (area === 'rawSubstitution') return 'Raw substitution';
+	return 'The profile';
 }
 
 function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	const fields = new Map<string, Field>();
-	const add = (path: string, value: string, secret = false) => fields.set(path, { value, secret });
+	const add = (path: string, field: Field) => fields.set(path, field);
 	for (const [service, settings] of Object.entries(document.services)) {
 		for (const [key, value] of Object.entries(settings ?? {})) {
-			add(`services.${service}.${key}`, value);
+			add(`services.${service}.${key}`, {
+				value,
+				label: settingLabel(service, key),
+				secret: false
+			});
 		}
 	}
-	for (const [key, value] of Object.entries(document.push)) add(`push.${key}`, show(value));
+	for (const [key, value] of Object.entries(document.push)) {
+		add(`push.${key}`, { value: show(value), label: pushSettingLabel(key), secret: false });
+	}
 	for (const scenario of document.scenarios) {
 		const base = `scenarios[${JSON.stringify(scenario.name)}].values`;
 		for (const [key, value] of Object.entries(scenario.values)) {
 			const secret = isSecretKey(key) && typeof value === 'string';
-			add(`${base}.${key}`, show(value), secret);
+			add(`${base}.${key}`, {
+				value: show(value),
+				label: scenarioValueLabel(scenario.name, key),
+				secret
+			});
 		}
 	}
-	add('rawSubstitution', String(document.rawSubstitution));
+	add('rawSubstitution', {
+		value: String(document.rawSubstitution),
+		label: 'Raw substitution',
+		secret: false,
+		shown: document.rawSubstitution ? 'on' : 'off'
+	});
+	// Compared with its place, shown as the element itself.
 	document.preservedXml.forEach((element, i) => {
-		add(`preservedXml[${i}]`, `${element.path} #${element.index}: ${element.xml}`);
+		add(`preservedXml[${i}]`, {
+			value: `${element.path} #${element.index}: ${element.xml}`,
+			label: keptElementLabel(element),
+			secret: false,
+			shown: element.xml
+		});
 	});
 	return fields;
 }
@@ -51,10 +124,10 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 /** How a field is shown: a secret as the mask (or empty when it has no value). */
 function visible(field: Field | undefined): string | undefined {
 	if (field === undefined) return undefined;
-	return field.secret && field.value !== '' ? SECRET_MASK : field.value;
+	return field.secret && field.value !== '' ? SECRET_MASK : (field.shown ?? field.value);
 }
 
-/** Flattens a document into display path → value, secret values shown as the mask. */
+/** Flattens a document into path → value, secret values shown as the mask. */
 export function flattenDocument(document: ProfileDocument): Map<string, string> {
 	const shown = new Map<string, string>();
 	for (const [path, field] of fieldsOf(document)) shown.set(path, visible(field)!);
@@ -72,7 +145,8 @@ export function diffDocuments(before: ProfileDocument, after: ProfileDocument): 
 		const y = b.get(path);
 		if (x?.value === y?.value && x?.secret === y?.secret) continue;
 		const kind = x === undefined ? 'added' : y === undefined ? 'removed' : 'changed';
-		changes.push({ path, kind, before: visible(x), after: visible(y) });
+		const label = (y ?? x)!.label;
+		changes.push({ path, label, kind, before: visible(x), after: visible(y) });
 	}
 	return changes;
 }

@@ -75,6 +75,7 @@ describe('applyImport', () => {
 		expect(refused.issues).toEqual([
 			expect.objectContaining({
 				code: 'setting_conflict_unresolved',
+				message: 'Choose a value for Send Message · Post data (2 were given).',
 				field: 'genericSmsSendPostData'
 			})
 		]);

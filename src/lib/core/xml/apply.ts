@@ -1,3 +1,4 @@
+import { settingLabel } from '../catalogue/labels';
 import { DEPRECATED_XML_KEYS, XML_KEYS } from '../catalogue/placement';
 import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
@@ -57,7 +58,7 @@ function chosen(imported: ImportedXml, choices: ConflictChoices): Result<Service
 			issues.push({
 				code: 'setting_conflict_unresolved',
 				severity: 'error',
-				message: `Choose which value of ${conflict.key} to keep (${conflict.candidates.length} were given).`,
+				message: `Choose a value for ${settingLabel(conflict.service, conflict.key)} (${conflict.candidates.length} were given).`,
 				field: conflict.key
 			});
 			continue;

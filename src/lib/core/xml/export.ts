@@ -6,6 +6,7 @@ import {
 	type XmlFormRule
 } from '../catalogue/placement';
 import type { Issue, Result } from '../issues';
+import { elementTag } from '../catalogue/labels';
 import type { ProfileDocument } from '../profile/schema';
 import { xmlCharIssues } from './chars';
 import { containerPaths, toFormPath } from './forms';
@@ -77,10 +78,11 @@ export function xmlSettings(document: ProfileDocument): {
 function checkPreserved(xml: string, path: string, index: number): Issue | null {
 	const parsed = /^<[^!?/]/.test(xml) ? parseXml(xml) : null;
 	if (parsed?.ok) return null;
+	const tag = elementTag(xml);
 	return {
 		code: 'xml_preserved_invalid',
 		severity: 'error',
-		message: `The preserved element #${index} under ${path} is not one well-formed element${parsed ? `: ${parsed.issue.message}` : ''}.`
+		message: `The kept ${tag ? `element <${tag}>` : 'XML'} in ${path} (number ${index + 1} there) is not one well-formed element${parsed ? `: ${parsed.issue.message}` : ''}.`
 	};
 }
 
@@ -125,7 +127,7 @@ export function exportXml(document: ProfileDocument, form: XmlForm): Result<stri
 		issues.push({
 			code: 'xml_preserved_omitted',
 			severity: 'warning',
-			message: `${omitted} preserved element(s) outside ${XML_FORMS.provisioning.settingsPath} have no place in the ${rule.label.toLowerCase()} and are left out.`
+			message: `${omitted === 1 ? 'One kept element' : `${omitted} kept elements`} outside ${XML_FORMS.provisioning.settingsPath} ${omitted === 1 ? 'has' : 'have'} no place in the ${rule.label.toLowerCase()} and ${omitted === 1 ? 'is' : 'are'} left out.`
 		});
 	}
 	if (issues.some((i) => i.severity === 'error')) return { ok: false, issues };

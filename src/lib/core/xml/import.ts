@@ -255,7 +255,9 @@ export function importXml(
 		warn(
 			walk,
 			'xml_unknown_kept',
-			`${walk.unknown} element(s) this product does not know are kept as written and exported at the same place.`,
+			walk.unknown === 1
+				? 'One element this product does not know is kept as written and exported at the same place.'
+				: `${walk.unknown} elements this product does not know are kept as written and exported at the same place.`,
 			'info'
 		);
 	}
