@@ -72,15 +72,14 @@ export async function createUser(
 	await expect(page.getByRole('status')).toContainText(`Created ${user.email}`);
 }
 
-/** Creates a profile on the Profiles page and returns its id. */
+/** Creates a profile on the Profiles page, which opens it, and returns its id. */
 export async function createProfile(page: Page, name: string): Promise<string> {
 	await page.goto('/profiles');
 	await page.getByLabel('Name', { exact: true }).fill(name);
 	await page.getByRole('button', { name: 'Create profile' }).click();
-	await expect(page.getByRole('status')).toHaveText(`Created “${name}”.`);
-	const link = page.getByRole('link', { name, exact: true });
-	const href = await link.getAttribute('href');
-	return href!.split('/').pop()!;
+	await page.waitForURL(/\/profiles\/[^/?]+\?created$/);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+	return new URL(page.url()).pathname.split('/').pop()!;
 }
 
 /** Runs axe on the page as it is and expects no violations. */

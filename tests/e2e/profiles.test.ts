@@ -25,6 +25,7 @@ test.describe('profiles', () => {
 	}) => {
 		const name = uniqueName('Acme');
 		await createProfile(page, name);
+		await page.goto('/profiles');
 		const table = page.getByRole('table', { name: 'Profiles', exact: true });
 		const row = table.getByRole('row').filter({ hasText: name });
 		await expect(row.getByRole('cell').first()).toHaveText('1');
@@ -66,6 +67,7 @@ test.describe('profiles', () => {
 			scenarios: [{ name: 'Default', values: { 'account[password]': 'hunter2-secret' } }]
 		});
 
+		await page.goto('/profiles');
 		await page.getByRole('link', { name, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 		await expect(page.getByText('Revision 2, updated')).toBeVisible();
@@ -81,7 +83,7 @@ test.describe('profiles', () => {
 
 		await history.getByRole('link', { name: 'Changes in revision 2' }).click();
 		const diff = page.getByRole('table', { name: 'Changes from revision 1 to revision 2' });
-		const url = diff.getByRole('row').filter({ hasText: 'genericSmsSendUrl' });
+		const url = diff.getByRole('row').filter({ hasText: 'Send Message · URL' });
 		await expect(url).toContainText('Added');
 		await expect(url).toContainText('https://sms.example.com/send?to=%sms_to%');
 		const secret = diff.getByRole('row').filter({ hasText: 'account[password]' });

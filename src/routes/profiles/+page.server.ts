@@ -1,4 +1,4 @@
-import { fail } from '@sveltejs/kit';
+import { fail, redirect } from '@sveltejs/kit';
 import { newDocument } from '$lib/core/profile';
 import { recordAudit } from '$lib/server/audit';
 import type { AuthUser } from '$lib/server/auth/session';
@@ -34,7 +34,7 @@ export const load: PageServerLoad = async ({ locals }) => {
 };
 
 export const actions: Actions = {
-	/** Creates an empty profile (revision 1). */
+	/** Creates a profile (revision 1) with the standard scenarios, and opens it. */
 	create: async (event) => {
 		const data = await event.request.formData();
 		const name = text(data.get('name'));
@@ -45,7 +45,7 @@ export const actions: Actions = {
 			document: newDocument(),
 			message: 'Created'
 		});
-		return { form: 'create' as const, done: `Created “${profile.name}”.`, id: profile.id };
+		redirect(303, `/profiles/${encodeURIComponent(profile.id)}?created`);
 	},
 
 	/** Copies a profile's head, secrets included, as a new profile. */

@@ -17,16 +17,25 @@ export const load: PageServerLoad = async () => {
 	return { users, roles: [...ROLES].reverse() };
 };
 
-/** Applies one change to one user; the answer names the row, so its error shows beside it. */
+/**
+ * Applies one change to one user; the answer names the row and the control (`role` or
+ * `active`), so a refusal shows beside the control that asked for it.
+ */
 async function change(
 	event: Parameters<Actions[string]>[0],
+	control: 'role' | 'active',
 	changes: (data: FormData) => { role?: z.infer<typeof RoleSchema>; active?: boolean } | null
 ) {
 	const data = await event.request.formData();
 	const id = Number(text(data.get('id')));
 	const wanted = changes(data);
 	if (!Number.isInteger(id) || !wanted) {
-		return fail(400, { form: 'row' as const, id, message: 'That change is not possible.' });
+		return fail(400, {
+			form: 'row' as const,
+			id,
+			control,
+			message: 'That change is not possible.'
+		});
 	}
 	const outcome = await updateUser(
 		serverContext(),
@@ -36,7 +45,7 @@ async function change(
 		wanted
 	);
 	if (!outcome.ok)
-		return fail(outcome.status, { form: 'row' as const, id, message: outcome.message });
+		return fail(outcome.status, { form: 'row' as const, id, control, message: outcome.message });
 	const { email, role, active } = outcome.user;
 	const done =
 		wanted.role !== undefined
@@ -79,14 +88,14 @@ export const actions: Actions = {
 
 	/** Changes a user's role. */
 	role: (event) =>
-		change(event, (data) => {
+		change(event, 'role', (data) => {
 			const role = RoleSchema.safeParse(data.get('role'));
 			return role.success ? { role: role.data } : null;
 		}),
 
 	/** Deactivates (ending their sessions) or reactivates a user. */
 	active: (event) =>
-		change(event, (data) => {
+		change(event, 'active', (data) => {
 			const active = text(data.get('active'));
 			return active === 'true' || active === 'false' ? { active: active === 'true' } : null;
 		})

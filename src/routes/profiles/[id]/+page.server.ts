@@ -53,6 +53,8 @@ export const load: PageServerLoad = async ({ params, url, locals }) => {
 			deletedAt: profile.deletedAt
 		},
 		revisions,
+		/** Just created: the page says so and points at the services. */
+		created: url.searchParams.has('created'),
 		shown,
 		diff,
 		canWrite:
