@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getService } from '$lib/core/catalogue';
 import { templateConfig } from './config';
 import { templateCompletions } from './completion';
+import { placeholderInfo } from './hover';
 import { templateDiagnostics } from './lint';
 import { marksInRange, placeholderAt } from './placeholders';
 
@@ -86,5 +87,26 @@ describe('placeholder marks', () => {
 		const s = state('%sha1(%account[password]%)%');
 		expect(placeholderAt(s, 10)?.key).toBe('account[password]');
 		expect(placeholderAt(s, 2)?.scope).toBe('function');
+	});
+});
+
+describe('placeholderInfo', () => {
+	it('explains the placeholder at a position: meaning, sample and encoding here', () => {
+		const s = state('https://x.example/?to=%sms_to%');
+		const config = s.facet(templateConfig)!;
+		const info = placeholderInfo(config, placeholderAt(s, 25)!);
+		expect(info.title).toBe('%sms_to%');
+		expect(info.lines[0]).toContain('Recipient');
+		expect(info.lines).toContain('Sample: +14155550123');
+		expect(info.lines.at(-1)).toBe('Here: percent-encoded (URI component).');
+	});
+
+	it('never shows a secret sample, and says when a name is unknown', () => {
+		const s = state('?p=%account[password]%&x=%nope%');
+		const config = s.facet(templateConfig)!;
+		expect(placeholderInfo(config, placeholderAt(s, 5)!).lines).toContain('Sample: secret');
+		expect(placeholderInfo(config, placeholderAt(s, 27)!).lines[0]).toBe(
+			'Not known to Send Message.'
+		);
 	});
 });

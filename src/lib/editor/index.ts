@@ -5,20 +5,22 @@ import { EditorView } from '@codemirror/view';
 import { templateCompletions } from './completion';
 import { templateConfig, type TemplateEditorConfig } from './config';
 import { placeholderHighlight } from './highlight';
-import { placeholderHover } from './hover';
+import { placeholderHover, placeholderInfoKeys } from './hover';
 import { templateDiagnostics } from './lint';
 import { templateTheme } from './theme';
 
 export { templateConfig, type TemplateEditorConfig } from './config';
 export { templateCompletions } from './completion';
 export { templateDiagnostics, toDiagnostics } from './lint';
+export { closePlaceholderInfo, explainPlaceholder, placeholderInfo } from './hover';
 export { marksInRange, placeholderAt } from './placeholders';
 export { bodyLanguage } from './language';
 
 /**
  * Everything a template editor needs, as one extension: placeholder highlighting (above the
  * JSON or XML highlighting of a body, which `bodyLanguage` loads), completion, lint with quick
- * fixes, hover, and an accessible name for the editable area.
+ * fixes, hover (also from the keyboard: Ctrl/Cmd+I or F1), and an accessible name for the
+ * editable area.
  */
 export function templateEditor(config: TemplateEditorConfig, label: string): Extension {
 	return [
@@ -27,6 +29,7 @@ export function templateEditor(config: TemplateEditorConfig, label: string): Ext
 		autocompletion({ override: [templateCompletions], activateOnTyping: true }),
 		linter((view) => templateDiagnostics(view.state), { delay: 150 }),
 		placeholderHover(),
+		placeholderInfoKeys(),
 		templateTheme,
 		EditorView.contentAttributes.of({ 'aria-label': label })
 	];

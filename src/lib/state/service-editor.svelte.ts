@@ -1,6 +1,9 @@
-import { keyOf, sampleValues, type Service } from '$lib/core/catalogue';
+import { getService, keyOf, sampleValues, type Service } from '$lib/core/catalogue';
 import {
 	buildRequests,
+	countIssues,
+	describeCounts,
+	worstOf,
 	type BuildResult,
 	type ScenarioValue,
 	type Values
@@ -34,6 +37,68 @@ export class LocalSource implements SettingsSource {
 }
 
 /**
+ * The one computation behind a service's preview and its status mark: the request builder, with
+ * `values` (the scenario's over the catalogue's samples) and the source's raw-substitution switch.
+ */
+function buildPreview(
+	service: Service,
+	settings: Record<string, string>,
+	values: Values,
+	source: Pick<SettingsSource, 'rawSubstitution'>
+): BuildResult {
+	return buildRequests({ service, settings, values, rawSubstitution: source.rawSubstitution });
+}
+
+/** A service's status in a list of services: its worst severity and its counts in words. */
+export interface ServiceStatus {
+	state: 'unset' | 'error' | 'warning' | 'ok';
+	/** "not set", "2 errors, 1 warning", "no problems". */
+	words: string;
+}
+
+/** The status a build result gives a service. */
+export function statusOf(result: BuildResult): ServiceStatus {
+	const counts = countIssues(result.issues);
+	return { state: worstOf(counts), words: describeCounts(counts) };
+}
+
+/**
+ * The status of every service of a source, computed as its editor's preview is (same settings,
+ * same values over the same samples, same raw-substitution switch), so a list of services says
+ * exactly what each service's preview says. Results are kept while a service's settings and the
+ * scenario stay the same objects: a keystroke in one service builds that one only.
+ */
+export class ServiceStatuses {
+	readonly #source: SettingsSource;
+	readonly #cache = new WeakMap<object, { values: Values; raw: boolean; status: ServiceStatus }>();
+
+	constructor(source: SettingsSource) {
+		this.#source = source;
+	}
+
+	/** A service's status; `open` is the editor showing it, whose preview is reused. */
+	of(serviceId: string, open?: ServiceEditor): ServiceStatus {
+		const settings = this.#source.settingsOf(serviceId);
+		if (Object.keys(settings).length === 0) return { state: 'unset', words: 'not set' };
+		if (open && open.service.id === serviceId) return statusOf(open.result);
+		const values = this.#source.values;
+		const raw = this.#source.rawSubstitution;
+		const kept = this.#cache.get(settings);
+		if (kept && kept.values === values && kept.raw === raw) return kept.status;
+		const service = getService(serviceId);
+		const result = buildPreview(
+			service,
+			settings,
+			{ ...(sampleValues(service) as Values), ...values },
+			this.#source
+		);
+		const status = statusOf(result);
+		this.#cache.set(settings, { values, raw, status });
+		return status;
+	}
+}
+
+/**
  * The state of one service's editor: its settings and values come from a source (memory or a
  * profile draft); the preview is derived, computed again on every change by the same core the
  * server uses.
@@ -48,12 +113,7 @@ export class ServiceEditor {
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
 	readonly #result = $derived.by(() =>
-		buildRequests({
-			service: this.service,
-			settings: this.source.settingsOf(this.service.id),
-			values: this.#values,
-			rawSubstitution: this.source.rawSubstitution
-		})
+		buildPreview(this.service, this.source.settingsOf(this.service.id), this.#values, this.source)
 	);
 
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {

@@ -8,3 +8,4 @@ export { urlCandidates, chosenUrl, type UrlCandidate } from './settings';
 export * from './sso';
 export { redactRequest, scrubSecrets, secretsUsed, type RedactedRequest } from './redact';
 export { urlOrigins } from './origins';
+export { countIssues, countOf, describeCounts, worstOf, type IssueCounts } from './summary';
