@@ -73,7 +73,9 @@ test.describe('XML export and import', () => {
 			changes.getByRole('row', { name: 'Send Message · Post data Added' })
 		).toContainText('to=%sms_to%');
 		await expect(
-			changes.getByRole('row').filter({ hasText: 'Kept XML element <codec> in account' })
+			changes
+				.getByRole('row')
+				.filter({ hasText: 'Kept XML element <codec> in provisioning/account/core' })
 		).toContainText('<codec>opus</codec>');
 		await expect(changes).not.toContainText(/services\.|preservedXml|#\d/);
 		await expect(page.getByText(/<genericSmsPostData> \(line 3\) is deprecated/)).toBeVisible();
