@@ -18,6 +18,7 @@ import { stopAllServers, type Client, type TestServer } from '../helpers/server'
 
 const MASK = '\u2022'.repeat(8);
 const PASSWORD_PATH = 'scenarios["Text message"].values.account[password]';
+const PASSWORD_LABEL = 'Scenario “Text message” · %account[password]%';
 const BODY_PATH = 'scenarios["Text message"].values.sms_body';
 /** A secret sample value; it must never be readable anywhere but inside the server. */
 const PLAIN = 'Pl41n-S3cret-\u00e9-value';
@@ -225,11 +226,17 @@ describe('revisions', () => {
 		expect(answer.body.changes).toEqual([
 			{
 				path: 'scenarios["Text message"].values.sms_body',
+				label: 'Scenario “Text message” · %sms_body%',
 				kind: 'changed',
 				before: 'one',
 				after: 'two'
 			},
-			{ path: 'scenarios["Text message"].values.sms_from', kind: 'added', after: 'Acme' }
+			{
+				path: 'scenarios["Text message"].values.sms_from',
+				label: 'Scenario “Text message” · %sms_from%',
+				kind: 'added',
+				after: 'Acme'
+			}
 		]);
 		const back = await viewer.client.json(`/api/profiles/${id}/diff?from=2&to=3`);
 		expect(back.body.changes?.find((c) => c.path.endsWith('sms_from'))).toMatchObject({
@@ -435,11 +442,11 @@ describe('secret sample values', () => {
 		expect(kept.body.changes?.map((c) => c.path)).toEqual([BODY_PATH]);
 		const replaced = await viewer.client.json(`/api/profiles/${id}/diff?from=2&to=3`);
 		expect(replaced.body.changes).toEqual([
-			{ path: PASSWORD_PATH, kind: 'changed', before: MASK, after: MASK }
+			{ path: PASSWORD_PATH, label: PASSWORD_LABEL, kind: 'changed', before: MASK, after: MASK }
 		]);
 		const removed = await viewer.client.json(`/api/profiles/${id}/diff?from=3&to=4`);
 		expect(removed.body.changes).toEqual([
-			{ path: PASSWORD_PATH, kind: 'changed', before: MASK, after: '' }
+			{ path: PASSWORD_PATH, label: PASSWORD_LABEL, kind: 'changed', before: MASK, after: '' }
 		]);
 		const restored = await viewer.client.json(`/api/profiles/${id}/diff?from=1&to=5`);
 		expect(restored.body.changes).toEqual([]);

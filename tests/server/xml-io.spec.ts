@@ -134,6 +134,7 @@ describe('import', () => {
 		});
 		expect(answer.body.changes).toContainEqual({
 			path: 'services.sendMessage.genericSmsSendUrl',
+			label: 'Send Message · URL',
 			kind: 'changed',
 			before: 'https://sms.example.com/send?to=%sms_to%',
 			after: 'https://new.example.com/?n=007'
