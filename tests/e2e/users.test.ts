@@ -61,7 +61,9 @@ test.describe('users (admin)', () => {
 
 		await row.getByLabel(`Role of ${email}`).selectOption('editor');
 		await row.getByRole('button', { name: `Change role of ${email}` }).click();
-		await expect(page.getByRole('status')).toHaveText(`The role of ${email} is now editor.`);
+		await expect(page.getByRole('status')).toHaveText(
+			`The role of ${email} is now editor; their sessions and API tokens have ended.`
+		);
 		await page.reload();
 		await expect(row.getByLabel(`Role of ${email}`)).toHaveValue('editor');
 
