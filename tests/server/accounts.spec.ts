@@ -147,12 +147,11 @@ describe('accounts', () => {
 });
 
 describe('weak passwords', () => {
-	let server: TestServer;
 	let admin: Client;
 	let user: TestUser;
 
 	beforeAll(async () => {
-		({ server, admin } = await serverWithAdmin());
+		({ admin } = await serverWithAdmin());
 		user = await createUser(admin, 'viewer', 'weak.checker@example.test');
 	});
 
