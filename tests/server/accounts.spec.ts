@@ -43,7 +43,7 @@ describe('parallel guessing', () => {
 		const log = await admin.json('/api/audit?action=login.failure&limit=100');
 		const checked = log.body.entries!.filter((e) => JSON.stringify(e).includes('wrong_password'));
 		expect(checked.length).toBeLessThanOrEqual(5);
-	});
+	}, 180_000);
 
 	it('bounds the password checks waiting at once: beyond, 503 with Retry-After, never a queue forever', async () => {
 		const server = await startServer({ env: ADMIN_ENV });
@@ -66,7 +66,7 @@ describe('parallel guessing', () => {
 		}
 		// Once the checks are done, the server signs in at once (busy attempts were not counted).
 		expect((await new Client(server).login(ADMIN.email, ADMIN.password)).status).toBe(200);
-	});
+	}, 180_000);
 });
 
 describe('accounts', () => {
