@@ -4,6 +4,7 @@
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
 // ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
 import http from 'node:http';
+import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
 
 const trustProxy = process.env.TRUST_PROXY === '1';
 process.env.PROTOCOL_HEADER ??= 'x-forwarded-proto';
@@ -29,6 +30,11 @@ function admitSinkRequest(req) {
 }
 
 const server = http.createServer((req, res) => {
+	// Preset on every answer; the app's own headers (a page's CSP) replace them where it sets them.
+	applySecurityHeaders(
+		(name, value) => res.setHeader(name, value),
+		(name) => res.hasHeader(name)
+	);
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
 	admitSinkRequest(req);
 	handler(req, res, () => {

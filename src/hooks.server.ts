@@ -4,6 +4,7 @@ import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
+import { applySecurityHeaders } from '$lib/server/security-headers';
 
 /** Opens the store, migrates it, creates or invites the first admin, and purges old sessions. */
 export const init: ServerInit = async () => {
@@ -14,14 +15,23 @@ export const init: ServerInit = async () => {
 	setInterval(purge, 60 * 60 * 1000).unref();
 };
 
+/**
+ * Every answer carries the security headers, whatever made it: a page (with the kit's CSP), an
+ * endpoint, an error, or a refusal of the hooks below (with the strict fallback CSP).
+ */
 const securityHeaders: Handle = async ({ event, resolve }) => {
-	const response = await resolve(event);
+	let response = await resolve(event);
+	try {
+		response.headers.set('X-Content-Type-Options', 'nosniff');
+	} catch {
+		// Headers of some responses (a fetch's, Response.redirect's) cannot change: copy them.
+		response = new Response(response.body, response);
+	}
 	const headers = response.headers;
-	headers.set('X-Content-Type-Options', 'nosniff');
-	headers.set('Referrer-Policy', 'same-origin');
-	headers.set('X-Frame-Options', 'DENY');
-	headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-	headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+	applySecurityHeaders(
+		(name, value) => headers.set(name, value),
+		(name) => headers.has(name)
+	);
 	if (routedPath(event.url.pathname).startsWith('/api/')) headers.set('Cache-Control', 'no-store');
 	return response;
 };

@@ -41,6 +41,27 @@ test.describe('users (admin)', () => {
 		await expect(form.getByLabel('Initial password')).toBeFocused();
 	});
 
+	test('a commonly used or guessable password is refused at its field', async ({ page }) => {
+		await page.goto('/admin/users');
+		const form = page.getByRole('region', { name: 'Create a user' });
+		const email = uniqueEmail('weak');
+		await form.getByLabel('E-mail').fill(email);
+		await form.getByLabel('Name').fill('Wendy Weak');
+		const password = form.getByLabel('Initial password');
+		for (const [weak, why] of [
+			['passwordpassword', /commonly used passwords/],
+			['qwertyuiopas', /neighbouring keys/],
+			[email, /your e-mail address/]
+		] as const) {
+			await password.fill(weak);
+			await form.getByRole('button', { name: 'Create user' }).click();
+			await expect(password).toHaveAttribute('aria-invalid', 'true');
+			await expect(password).toHaveAccessibleDescription(why);
+			await expect(form.getByLabel('E-mail')).toHaveValue(email);
+		}
+		await expect(page.getByRole('table', { name: 'Users' })).not.toContainText(email);
+	});
+
 	test('an e-mail address can have one account only', async ({ page }) => {
 		const email = uniqueEmail('twice');
 		await createUser(page, { email, name: 'First', role: 'viewer' });
@@ -61,7 +82,9 @@ test.describe('users (admin)', () => {
 
 		await row.getByLabel(`Role of ${email}`).selectOption('editor');
 		await row.getByRole('button', { name: `Change role of ${email}` }).click();
-		await expect(page.getByRole('status')).toHaveText(`The role of ${email} is now editor.`);
+		await expect(page.getByRole('status')).toHaveText(
+			`The role of ${email} is now editor; their sessions and API tokens have ended.`
+		);
 		await page.reload();
 		await expect(row.getByLabel(`Role of ${email}`)).toHaveValue('editor');
 

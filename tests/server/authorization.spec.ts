@@ -399,7 +399,7 @@ describe('the last active admin', () => {
 		});
 	});
 
-	it('can be demoted once another admin is active', async () => {
+	it('can be demoted once another admin is active (which ends their sessions)', async () => {
 		const other = await createUser(clients.admin, 'admin', 'second-admin@example.test');
 		const demoted = await other.client.json(`/api/users/${other.id}`, {
 			method: 'PATCH',
@@ -407,7 +407,10 @@ describe('the last active admin', () => {
 		});
 		expect(demoted.status).toBe(200);
 		expect(demoted.body.user?.role).toBe('viewer');
-		expect((await other.client.json('/api/users')).status).toBe(403);
+		expect((await other.client.json('/api/users')).status).toBe(401);
+		const again = new Client(server);
+		expect((await again.login(other.email, other.password)).status).toBe(200);
+		expect((await again.json('/api/users')).status).toBe(403);
 	});
 });
 

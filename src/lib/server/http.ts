@@ -71,13 +71,41 @@ export function requireUser(event: RequestEvent) {
 }
 
 /**
- * Headers of a file download: its type and an attachment name made of the profile's name (in
- * ASCII, with the full name as RFC 5987 `filename*`) and `suffix`.
+ * Characters a file name must never carry: controls, format characters (the bidirectional
+ * overrides and isolates that make `x\u202Egnp.exe` read as `xexe.png`, zero-width characters),
+ * lone surrogates, private-use characters and line or paragraph separators.
+ */
+const UNSAFE_IN_NAMES = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * A `Content-Disposition: attachment` value naming the file `name` + `suffix`: an ASCII
+ * `filename` (letters, digits, `.`, `_`, `-`; `fallback` when the name has none) and the full
+ * name as RFC 5987 `filename*`, both without control or format characters. Every download the
+ * app sends is named here.
+ */
+export function contentDisposition(name: string, suffix = '', fallback = 'download'): string {
+	const clean = name.replace(UNSAFE_IN_NAMES, '').trim();
+	const ascii = clean.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || fallback;
+	const full = (clean || fallback) + suffix.replace(UNSAFE_IN_NAMES, '');
+	const plain = (ascii + suffix).replace(/[^A-Za-z0-9._-]+/g, '-');
+	return `attachment; filename="${plain}"; filename*=UTF-8''${encodeRfc5987(full)}`;
+}
+
+/** Percent-encodes a value for RFC 5987 (`encodeURIComponent` leaves `'()*` as they are). */
+function encodeRfc5987(value: string): string {
+	return encodeURIComponent(value).replace(
+		/['()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+	);
+}
+
+/**
+ * Headers of a file download: its type and an attachment name made of the profile's name and
+ * `suffix` (see {@link contentDisposition}).
  */
 export function downloadHeaders(name: string, suffix: string, type: string): HeadersInit {
-	const ascii = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'profile';
 	return {
 		'content-type': type,
-		'content-disposition': `attachment; filename="${ascii}${suffix}"; filename*=UTF-8''${encodeURIComponent(name + suffix)}`
+		'content-disposition': contentDisposition(name, suffix, 'profile')
 	};
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { recordAudit, type Actor } from './audit';
-import { hashPassword, passwordProblem, PASSWORD_LIMITS, verifyPassword } from './auth/password';
+import {
+	hashPassword,
+	PasswordBusyError,
+	passwordProblem,
+	PASSWORD_LIMITS,
+	verifyPassword
+} from './auth/password';
 import type { AuthUser } from './auth/session';
 import type { ServerContext } from './context';
 import type { Role, User } from './store/types';
@@ -28,8 +34,8 @@ const PasswordSchema = z.string().superRefine((value, ctx) => {
 	if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** A new user. */
-export const NewUserSchema = z.object({
+/** The fields of a new user. */
+export const NewUserFields = z.object({
 	email: z
 		.string()
 		.trim()
@@ -39,6 +45,16 @@ export const NewUserSchema = z.object({
 	role: z.enum(['admin', 'editor', 'viewer']),
 	password: PasswordSchema
 });
+
+/** Refuses, at the password field, a new user's password made of their e-mail address. */
+export function passwordNotEmail(user: { email: string; password: string }, ctx: z.RefinementCtx) {
+	if (passwordProblem(user.password)) return;
+	const problem = passwordProblem(user.password, user.email);
+	if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+}
+
+/** A new user. */
+export const NewUserSchema = NewUserFields.superRefine(passwordNotEmail);
 
 /** Changes to a user. */
 export const UserChangesSchema = z.object({
@@ -57,7 +73,22 @@ export const PasswordChangeSchema = z.object({
 /** The outcome of a user operation: the user, or a problem to show. */
 export type UserOutcome =
 	| { ok: true; user: UserView }
-	| { ok: false; status: 400 | 404 | 409; code: string; message: string };
+	| { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string };
+
+/** The refusal of a new password that is the user's own e-mail address. */
+function weakPassword(password: string, email: string): UserOutcome | null {
+	const problem = passwordProblem(password, email);
+	return problem ? { ok: false, status: 400, code: 'weak_password', message: problem } : null;
+}
+
+/**
+ * Ends everything the user's previous state made: every session and every API token. Called
+ * when a password is reset or changed, an account is deactivated, or a role changes.
+ */
+async function endSessionsAndTokens(ctx: ServerContext, userId: number): Promise<void> {
+	await ctx.store.sessions.deleteForUser(userId);
+	await ctx.store.tokens.revokeForUser(userId, Date.now());
+}
 
 function actorOf(user: AuthUser | null, ip: string | null): Actor {
 	return { id: user?.id ?? null, email: user?.email ?? null, ip };
@@ -103,7 +134,10 @@ async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolea
 	return admins.length === 1;
 }
 
-/** Changes a user's name, role, active flag or password; deactivation ends their sessions. */
+/**
+ * Changes a user's name, role, active flag or password. A password reset, a deactivation or a
+ * role change ends the user's sessions and revokes their API tokens.
+ */
 export async function updateUser(
 	ctx: ServerContext,
 	by: AuthUser,
@@ -122,6 +156,10 @@ export async function updateUser(
 			message: 'This is the last active admin: make someone else admin first.'
 		};
 	}
+	if (changes.password) {
+		const weak = weakPassword(changes.password, user.email);
+		if (weak) return weak;
+	}
 	const updated = await ctx.store.users.update(id, {
 		name: changes.name,
 		role: changes.role,
@@ -129,7 +167,10 @@ export async function updateUser(
 		passwordHash: changes.password ? await hashPassword(changes.password) : undefined,
 		at: Date.now()
 	});
-	if (changes.active === false || changes.password) await ctx.store.sessions.deleteForUser(id);
+	const roleChanged = changes.role !== undefined && changes.role !== user.role;
+	if (changes.active === false || changes.password || roleChanged) {
+		await endSessionsAndTokens(ctx, id);
+	}
 	await recordAudit(ctx.store, actorOf(by, ip), 'user.updated', user.email, {
 		name: changes.name ?? null,
 		role: changes.role ?? null,
@@ -139,7 +180,10 @@ export async function updateUser(
 	return { ok: true, user: userView(updated!) };
 }
 
-/** Changes one's own password after checking the current one; other sessions end. */
+/**
+ * Changes one's own password after checking the current one; every session of the user ends and
+ * their API tokens are revoked (the caller starts a fresh session for this browser).
+ */
 export async function changeOwnPassword(
 	ctx: ServerContext,
 	me: AuthUser,
@@ -148,7 +192,16 @@ export async function changeOwnPassword(
 ): Promise<UserOutcome> {
 	const user = await ctx.store.users.findById(me.id);
 	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
-	if (!(await verifyPassword(input.current, user.passwordHash))) {
+	const weak = weakPassword(input.password, user.email);
+	if (weak) return weak;
+	let valid: boolean;
+	try {
+		valid = await verifyPassword(input.current, user.passwordHash);
+	} catch (error) {
+		if (!(error instanceof PasswordBusyError)) throw error;
+		return { ok: false, status: 503, code: 'busy', message: error.message };
+	}
+	if (!valid) {
 		return {
 			ok: false,
 			status: 400,
@@ -160,7 +213,7 @@ export async function changeOwnPassword(
 		passwordHash: await hashPassword(input.password),
 		at: Date.now()
 	});
-	await ctx.store.sessions.deleteForUser(me.id);
+	await endSessionsAndTokens(ctx, me.id);
 	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email);
 	return { ok: true, user: userView(updated!) };
 }

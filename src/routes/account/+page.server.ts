@@ -45,7 +45,8 @@ export const actions: Actions = {
 		const ip = clientIp(event);
 		const outcome = await changeOwnPassword(ctx, me, ip, parsed.data);
 		if (!outcome.ok) {
-			const field = outcome.code === 'wrong_password' ? 'current' : 'form';
+			const field =
+				{ wrong_password: 'current', weak_password: 'password' }[outcome.code] ?? 'form';
 			return fail(outcome.status, {
 				form: 'password' as const,
 				errors: { [field]: outcome.message }

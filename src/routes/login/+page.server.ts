@@ -1,6 +1,7 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { setSessionCookie } from '$lib/server/auth/cookie';
+import { safeNext } from '$lib/server/auth/next';
 import { login, SESSION_COOKIE } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
 import { clientIp } from '$lib/server/http';
@@ -10,20 +11,6 @@ const LoginSchema = z.object({
 	email: z.string().trim().min(1, 'Enter your e-mail address.').max(200, 'That is too long.'),
 	password: z.string().min(1, 'Enter your password.').max(1000, 'That is too long.')
 });
-
-/**
- * Where to go after signing in: only a path of this site (one leading `/`, no scheme, host,
- * backslash or control character), and never back to the sign-in, sign-out or setup pages.
- */
-function safeNext(raw: FormDataEntryValue | null): string {
-	if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//')) return '/';
-	// eslint-disable-next-line no-control-regex -- control characters are what is refused
-	if (/[\\\u0000-\u001f\u007f]/.test(raw)) return '/';
-	const base = 'http://same.invalid';
-	const url = new URL(raw, base);
-	if (url.origin !== base || /^\/(login|logout|setup)\/?$/.test(url.pathname)) return '/';
-	return url.pathname + url.search + url.hash;
-}
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const next = safeNext(url.searchParams.get('next'));

@@ -4,7 +4,7 @@ import { startSession } from '$lib/server/auth/session';
 import { checkSetupToken, consumeSetupToken } from '$lib/server/auth/setup';
 import { serverContext } from '$lib/server/context';
 import { clientIp } from '$lib/server/http';
-import { createUser, NewUserSchema } from '$lib/server/users';
+import { createUser, NewUserFields, passwordNotEmail } from '$lib/server/users';
 import type { Actions, PageServerLoad } from './$types';
 
 type FieldErrors = Record<string, string>;
@@ -17,7 +17,7 @@ async function closedReason(token: string): Promise<Closed | null> {
 	return checkSetupToken(token) ? null : 'invalid';
 }
 
-const AdminSchema = NewUserSchema.omit({ role: true });
+const AdminSchema = NewUserFields.omit({ role: true }).superRefine(passwordNotEmail);
 
 function text(value: FormDataEntryValue | null): string {
 	return typeof value === 'string' ? value : '';

@@ -11,7 +11,7 @@ export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
 	if ((await ctx.store.users.count()) > 0) return;
 	const { adminEmail, adminPassword, origin, port } = ctx.config;
 	if (adminEmail && adminPassword) {
-		const problem = passwordProblem(adminPassword);
+		const problem = passwordProblem(adminPassword, adminEmail);
 		if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
 		const user = await ctx.store.users.create({
 			email: adminEmail,

@@ -1,18 +1,27 @@
 import { scryptSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './password';
+import {
+	hashPassword,
+	PASSWORD_WORK,
+	PasswordBusyError,
+	passwordProblem,
+	verifyNothing,
+	verifyPassword
+} from './password';
 
 const PHC = /^\$scrypt\$ln=17,r=8,p=1\$[\w-]{22}\$[\w-]{43}$/;
 
-// Each hash or check at N=2^17 takes a good fraction of a second: one hash serves the file.
+// Each hash or check at N=2^17 takes a good fraction of a second (seconds on a busy machine):
+// one hash serves the file, and the tests that compute allow for a slow machine.
+const SLOW = { timeout: 60_000 };
 const PASSWORD = 'caf\u00e9 horse battery';
 let hash: string;
 
 beforeAll(async () => {
 	hash = await hashPassword(PASSWORD);
-});
+}, SLOW.timeout);
 
-describe('hashPassword', () => {
+describe('hashPassword', SLOW, () => {
 	it('writes a PHC-style scrypt string with the OWASP parameters and a fresh salt', async () => {
 		const again = await hashPassword(PASSWORD);
 		expect(hash).toMatch(PHC);
@@ -22,7 +31,7 @@ describe('hashPassword', () => {
 	});
 });
 
-describe('verifyPassword', () => {
+describe('verifyPassword', SLOW, () => {
 	it('accepts the password and refuses any other', async () => {
 		expect(await verifyPassword(PASSWORD, hash)).toBe(true);
 		expect(await verifyPassword('caf\u00e9 horse batterY', hash)).toBe(false);
@@ -52,17 +61,91 @@ describe('verifyPassword', () => {
 	});
 });
 
-describe('verifyNothing', () => {
+describe('verifyNothing', SLOW, () => {
 	it('always answers false', async () => {
 		expect(await verifyNothing('not a password of anyone')).toBe(false);
 	});
 });
 
 describe('passwordProblem', () => {
-	it('asks for 12 to 256 characters and nothing else', () => {
-		expect(passwordProblem('a'.repeat(11))).toMatch(/at least 12/);
-		expect(passwordProblem('a'.repeat(12))).toBeNull();
-		expect(passwordProblem('a'.repeat(256))).toBeNull();
-		expect(passwordProblem('a'.repeat(257))).toMatch(/at most 256/);
+	it('asks for 12 to 256 characters', () => {
+		const long = Array.from({ length: 200 }, (_, i) => i.toString(36)).join('');
+		expect(passwordProblem('velvet lant')).toMatch(/at least 12/);
+		expect(passwordProblem('velvet lante')).toBeNull();
+		expect(passwordProblem(long.slice(0, 256))).toBeNull();
+		expect(passwordProblem(long.slice(0, 257))).toMatch(/at most 256/);
 	});
+
+	it.each([
+		['passwordpassword', /commonly used/],
+		['123456789012', /commonly used/],
+		['qwertyuiopas', /neighbouring keys/],
+		['aaaaaaaaaaaa', /repeats “a”/],
+		['PASSWORDPASSWORD', /commonly used/],
+		['iloveyou2024!!', /commonly used/],
+		['!!Sunshine123', /commonly used/],
+		['qwerty123456', /commonly used/],
+		['abcdefghijklm', /neighbouring keys/],
+		['zyxwvutsrqpon', /neighbouring keys/],
+		['567890123456', /neighbouring keys/],
+		['2wsx3edc4rfv5tgb', /neighbouring keys/],
+		['azertyuiopqsd', /neighbouring keys/],
+		["hjkl;'asdfgh", /neighbouring keys/],
+		['poiuytrewq12', /neighbouring keys/],
+		['abcabcabcabc', /repeats “abc”/],
+		['Tr0ub4dor&3Tr0ub4dor&3', /repeats “tr0ub4dor&3”/],
+		['éééééééééééé', /repeats “é”/],
+		['aabbaabbabab', /fewer than 5 different/],
+		['1111222233331', /fewer than 5 different/]
+	])('refuses %j', (password, why) => {
+		expect(passwordProblem(password)).toMatch(why);
+	});
+
+	it.each([
+		['ada.lovelace@example.test', 'ada.lovelace@example.test'],
+		['Ada.Lovelace@Example.Test', 'ada.lovelace@example.test'],
+		['ada.lovelace2024!', 'ada.lovelace@example.test'],
+		['ada.lovelace@example.test1', 'ada.lovelace@example.test']
+	])('refuses the own e-mail address: %j for %s', (password, email) => {
+		expect(passwordProblem(password)).toBeNull();
+		expect(passwordProblem(password, email)).toMatch(/your e-mail address/);
+	});
+
+	it.each([
+		'correct horse battery staple',
+		'velvet lantern orbit 42',
+		'admin-password-1',
+		'café horse battery',
+		'Tr0ub4dor&3xyz',
+		'9fK#2mQ!vL7p',
+		'電話番号を設定するパスワード'
+	])('accepts %j', (password) => {
+		expect(passwordProblem(password, 'ada.lovelace@example.test')).toBeNull();
+	});
+});
+
+describe('the bound on password work', () => {
+	it(
+		'refuses a check at once when 2 run and 8 wait, and lets hashing wait its turn',
+		async () => {
+			const checks = Array.from({ length: 14 }, () =>
+				verifyPassword('wrong password', hash).then(
+					() => 'checked',
+					(e: unknown) => (e instanceof PasswordBusyError ? 'busy' : 'error')
+				)
+			);
+			const hashing = hashPassword('waits however long');
+			const outcomes = await Promise.all(checks);
+			expect(outcomes.filter((o) => o === 'checked')).toHaveLength(
+				PASSWORD_WORK.atOnce + PASSWORD_WORK.waiting
+			);
+			expect(outcomes.filter((o) => o === 'busy')).toHaveLength(
+				14 - PASSWORD_WORK.atOnce - PASSWORD_WORK.waiting
+			);
+			expect(await hashing).toMatch(PHC);
+			// Once the queue has drained, checks run again.
+			expect(await verifyPassword(PASSWORD, hash)).toBe(true);
+		},
+		2 * SLOW.timeout
+	);
 });

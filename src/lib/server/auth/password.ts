@@ -1,8 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Password hashing with scrypt at OWASP's parameters (N = 2^17, r = 8, p = 1), stored as a
  * PHC-style string so the parameters can grow: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`.
+ *
+ * Each computation takes 128 MiB and a good fraction of a second of one core, so they run
+ * a few at a time: the others wait their turn, and a password check (the part strangers can
+ * start, by signing in) is refused at once when too many already wait.
  */
 
 const PARAMS = { ln: 17, r: 8, p: 1 };
@@ -12,49 +17,173 @@ const MAX_MEMORY = 256 * 1024 * 1024;
 /** Shortest and longest password accepted. */
 export const PASSWORD_LIMITS = { min: 12, max: 256 };
 
-function derive(password: string, salt: Buffer, ln: number, r: number, p: number): Promise<Buffer> {
+/** scrypt computations running at once, and password checks that may wait for a turn. */
+export const PASSWORD_WORK = { atOnce: 2, waiting: 8 };
+
+/** Thrown by {@link verifyPassword} when too many checks already wait: try again shortly. */
+export class PasswordBusyError extends Error {
+	/** Seconds after which a new attempt is likely to get a turn. */
+	readonly retryAfter = 2;
+
+	constructor() {
+		super('Too many sign-in attempts are being checked right now: try again in a moment.');
+		this.name = 'PasswordBusyError';
+	}
+}
+
+let running = 0;
+const queue: { resume: () => void; bounded: boolean }[] = [];
+
+/** Waits for a turn to compute; a bounded wait fails when the queue of bounded waits is full. */
+async function turn(bounded: boolean): Promise<void> {
+	if (running < PASSWORD_WORK.atOnce) {
+		running++;
+		return;
+	}
+	if (bounded && queue.filter((q) => q.bounded).length >= PASSWORD_WORK.waiting) {
+		throw new PasswordBusyError();
+	}
+	// The finishing computation hands its place over, so `running` stays counted.
+	await new Promise<void>((resume) => queue.push({ resume, bounded }));
+}
+
+function done(): void {
+	const next = queue.shift();
+	if (next) next.resume();
+	else running--;
+}
+
+async function derive(
+	password: string,
+	salt: Buffer,
+	ln: number,
+	r: number,
+	p: number,
+	bounded: boolean
+): Promise<Buffer> {
 	const options: ScryptOptions = { N: 2 ** ln, r, p, maxmem: MAX_MEMORY };
-	return new Promise((resolve, reject) => {
-		scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
-			error ? reject(error) : resolve(key)
-		);
+	await turn(bounded);
+	try {
+		return await new Promise((resolve, reject) => {
+			scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+				error ? reject(error) : resolve(key)
+			);
+		});
+	} finally {
+		done();
+	}
+}
+
+let common: Set<string> | undefined;
+
+/** The commonly used passwords (zxcvbn's list, built from leaked password sets), lower case. */
+function commonPasswords(): Set<string> {
+	common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+	return common;
+}
+
+/**
+ * Runs of characters that are easy to type or to guess: digits, the alphabet, and the rows and
+ * columns of common keyboard layouts. A password inside one of them (forwards or backwards,
+ * wrapping around) is trivial.
+ */
+const SEQUENCES = [
+	'0123456789',
+	'abcdefghijklmnopqrstuvwxyz',
+	'1234567890qwertyuiopasdfghjklzxcvbnm',
+	'1234567890azertyuiopqsdfghjklmwxcvbn',
+	'1234567890qwertzuiopasdfghjklyxcvbnm',
+	'1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p',
+	'qazwsxedcrfvtgbyhnujmikolp',
+	'!@#$%^&*()_+',
+	'`1234567890-=',
+	'qwertyuiop[]\\',
+	"asdfghjkl;'",
+	'zxcvbnm,./'
+];
+
+function inSequence(text: string): boolean {
+	return SEQUENCES.some((run) => {
+		const wrapped = run.repeat(Math.ceil(text.length / run.length) + 1);
+		const backwards = [...wrapped].reverse().join('');
+		return wrapped.includes(text) || backwards.includes(text);
 	});
 }
 
-/** A problem with a new password, or null when it is acceptable. */
-export function passwordProblem(password: string): string | null {
+/** The password without the digits and punctuation people add at either end (`Password123!`). */
+function core(text: string): string {
+	return text.replace(/^[\p{N}\p{P}\p{S}\p{Z}]+|[\p{N}\p{P}\p{S}\p{Z}]+$/gu, '');
+}
+
+/** Fewest different characters a password must have. */
+const MIN_DISTINCT = 5;
+
+/**
+ * A problem with a new password, or null when it is acceptable. Following NIST SP 800-63B: a
+ * length of 12 to 256 characters, any characters, and no password that is commonly used,
+ * repetitive or sequential, or made of the user's own e-mail address.
+ */
+export function passwordProblem(password: string, email?: string): string | null {
 	if (password.length < PASSWORD_LIMITS.min) {
 		return `The password needs at least ${PASSWORD_LIMITS.min} characters.`;
 	}
 	if (password.length > PASSWORD_LIMITS.max) {
 		return `The password may have at most ${PASSWORD_LIMITS.max} characters.`;
 	}
+	const text = password.normalize('NFKC').toLowerCase();
+	const list = commonPasswords();
+	const stripped = core(text);
+	if (list.has(text) || (stripped.length >= 4 && list.has(stripped))) {
+		return 'This password is on a list of commonly used passwords: choose another one.';
+	}
+	const repeated = /^(.+?)\1+$/su.exec(text);
+	if (repeated) {
+		return `This password only repeats “${repeated[1]}”: choose one that is harder to guess.`;
+	}
+	if (inSequence(text) || (stripped.length >= 4 && inSequence(stripped))) {
+		return 'This password is a run of neighbouring keys or characters (like “qwerty” or “12345”): choose one that is harder to guess.';
+	}
+	if (new Set(text).size < MIN_DISTINCT) {
+		return `This password uses fewer than ${MIN_DISTINCT} different characters: choose one that is harder to guess.`;
+	}
+	if (email) {
+		const address = email.trim().normalize('NFKC').toLowerCase();
+		const local = address.split('@')[0];
+		const matches = (part: string) =>
+			text === part || (core(part) !== '' && stripped === core(part));
+		if ([address, local].some(matches)) {
+			return 'The password must not be your e-mail address.';
+		}
+	}
 	return null;
 }
 
-/** Hashes a password into a PHC-style string. */
+/** Hashes a password into a PHC-style string (waiting for a turn however long it takes). */
 export async function hashPassword(password: string): Promise<string> {
 	const salt = randomBytes(16);
-	const key = await derive(password, salt, PARAMS.ln, PARAMS.r, PARAMS.p);
+	const key = await derive(password, salt, PARAMS.ln, PARAMS.r, PARAMS.p, false);
 	const params = `ln=${PARAMS.ln},r=${PARAMS.r},p=${PARAMS.p}`;
 	return `$scrypt$${params}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** Checks a password against a stored hash in constant time; false for a malformed hash. */
+/**
+ * Checks a password against a stored hash in constant time; false for a malformed hash.
+ * Throws {@link PasswordBusyError} when too many checks already wait for a turn.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
 	const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([\w-]+)\$([\w-]+)$/.exec(stored);
 	if (!match) return false;
 	const [, ln, r, p, salt, hash] = match;
 	const expected = Buffer.from(hash, 'base64url');
-	const key = await derive(password, Buffer.from(salt, 'base64url'), +ln, +r, +p);
+	const key = await derive(password, Buffer.from(salt, 'base64url'), +ln, +r, +p, true);
 	return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-let dummyHash: Promise<string> | undefined;
-
-/** Spends the time of a real check, so an unknown e-mail takes as long as a wrong password. */
+/**
+ * Spends the time of a real check at the current parameters, so an unknown e-mail takes as
+ * long as a wrong password. Throws {@link PasswordBusyError} like {@link verifyPassword}.
+ */
 export async function verifyNothing(password: string): Promise<false> {
-	dummyHash ??= hashPassword('not a password of anyone');
-	await verifyPassword(password, await dummyHash);
+	await derive(password, randomBytes(16), PARAMS.ln, PARAMS.r, PARAMS.p, true);
 	return false;
 }

@@ -1,44 +1,63 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
- * Login rate limits: failed attempts count per e-mail + address (5 per 15 minutes) and per
- * address (50 per hour). A success clears the e-mail + address counter.
+ * Login rate limits: attempts count per e-mail + address (5 per 15 minutes) and per address
+ * (50 per hour). An attempt is counted before its password is checked, so attempts sent in
+ * parallel cannot all be checked before the first failure is counted; a success (or an attempt
+ * that was never checked) gives its points back, and a success clears the e-mail + address
+ * counter.
  */
+
+/** The limits, for the documentation and the tests. */
+export const LOGIN_LIMITS = {
+	perUserAndIp: { points: 5, seconds: 15 * 60 },
+	perIp: { points: 50, seconds: 60 * 60 }
+};
 
 const perUserAndIp = new RateLimiterMemory({
 	keyPrefix: 'login_user_ip',
-	points: 5,
-	duration: 15 * 60
+	points: LOGIN_LIMITS.perUserAndIp.points,
+	duration: LOGIN_LIMITS.perUserAndIp.seconds
 });
-const perIp = new RateLimiterMemory({ keyPrefix: 'login_ip', points: 50, duration: 60 * 60 });
+const perIp = new RateLimiterMemory({
+	keyPrefix: 'login_ip',
+	points: LOGIN_LIMITS.perIp.points,
+	duration: LOGIN_LIMITS.perIp.seconds
+});
 
 function key(email: string, ip: string): string {
 	return `${email.trim().toLowerCase()}|${ip}`;
 }
 
-/** Seconds to wait before the next attempt is allowed, or 0 when one is allowed now. */
-export async function loginBlockedFor(email: string, ip: string): Promise<number> {
-	const [a, b] = await Promise.all([perUserAndIp.get(key(email, ip)), perIp.get(ip)]);
-	const blocked = [
-		a && a.remainingPoints <= 0 ? a.msBeforeNext : 0,
-		b && b.remainingPoints <= 0 ? b.msBeforeNext : 0
-	];
-	return Math.ceil(Math.max(...blocked) / 1000);
-}
-
-/** Counts a failed attempt. */
-export async function loginFailed(email: string, ip: string): Promise<void> {
-	await Promise.all([
-		perUserAndIp.consume(key(email, ip)).catch((e) => ignoreLimit(e)),
-		perIp.consume(ip).catch((e) => ignoreLimit(e))
-	]);
-}
-
-/** Clears the e-mail + address counter after a successful login. */
-export async function loginSucceeded(email: string, ip: string): Promise<void> {
-	await perUserAndIp.delete(key(email, ip));
-}
-
-function ignoreLimit(error: unknown): void {
+function refused(error: unknown): RateLimiterRes {
 	if (!(error instanceof RateLimiterRes)) throw error;
+	return error;
+}
+
+/**
+ * Counts an attempt before its password is checked. Answers 0 when the attempt may go on, else
+ * the seconds to wait before the next one is allowed (and then nothing stays counted that was
+ * not already).
+ */
+export async function loginAttempt(email: string, ip: string): Promise<number> {
+	const k = key(email, ip);
+	const [a, b] = await Promise.all([
+		perUserAndIp.consume(k).then(() => null, refused),
+		perIp.consume(ip).then(() => null, refused)
+	]);
+	if (!a && !b) return 0;
+	// Only the limiter that refused keeps the point; give back the other's.
+	if (!a) await perUserAndIp.reward(k);
+	if (!b) await perIp.reward(ip);
+	return Math.max(1, Math.ceil(Math.max(a?.msBeforeNext ?? 0, b?.msBeforeNext ?? 0) / 1000));
+}
+
+/** Gives back an attempt's points: it was never checked (the server was too busy). */
+export async function loginNotChecked(email: string, ip: string): Promise<void> {
+	await Promise.all([perUserAndIp.reward(key(email, ip)), perIp.reward(ip)]);
+}
+
+/** After a successful login: the address's point comes back, the e-mail + address counter clears. */
+export async function loginSucceeded(email: string, ip: string): Promise<void> {
+	await Promise.all([perUserAndIp.delete(key(email, ip)), perIp.reward(ip)]);
 }

@@ -1,8 +1,8 @@
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../context';
 import type { Role, User } from '../store/types';
-import { verifyNothing, verifyPassword } from './password';
-import { loginBlockedFor, loginFailed, loginSucceeded } from './rate-limit';
+import { PasswordBusyError, verifyNothing, verifyPassword } from './password';
+import { loginAttempt, loginNotChecked, loginSucceeded } from './rate-limit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 
 /**
@@ -98,11 +98,18 @@ export async function endSession(ctx: ServerContext, token: string): Promise<voi
 /** The outcome of a login attempt. */
 export type LoginResult =
 	| { ok: true; user: AuthUser; token: string }
-	| { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+	| { ok: false; status: 401 | 429 | 503; message: string; retryAfter?: number };
+
+/** The one answer to a wrong password, an unknown e-mail and a deactivated account alike. */
+export const WRONG_CREDENTIALS = 'The e-mail or the password is wrong.';
 
 /**
- * Checks credentials (rate-limited, constant time for unknown e-mails), ends the previous
- * session when one is given, starts a new one, and audits the attempt.
+ * Checks credentials and starts a session. The attempt is counted against the rate limits
+ * before the password is checked; an unknown e-mail costs the same scrypt as a known one, and a
+ * deactivated account gets the answer of a wrong password (whether the password was right is
+ * only in the audit log). On success the previous session of this browser ends and a new one
+ * starts, unless the account changed (password, role, deactivation) while its password was
+ * being checked.
  */
 export async function login(
 	ctx: ServerContext,
@@ -119,7 +126,7 @@ export async function login(
 	// password typed in the wrong box must not land in the audit log.
 	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
 	const actor = { id: null, email: typed, ip: input.ip };
-	const wait = await loginBlockedFor(email, input.ip);
+	const wait = await loginAttempt(email, input.ip);
 	if (wait > 0) {
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
 		return {
@@ -130,27 +137,45 @@ export async function login(
 		};
 	}
 	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
-	const valid = user
-		? await verifyPassword(input.password, user.passwordHash)
-		: await verifyNothing(input.password);
-	if (!user || !valid || !user.active) {
-		await loginFailed(email, input.ip);
-		const reason = !user ? 'unknown_user' : !valid ? 'wrong_password' : 'inactive';
+	let valid: boolean;
+	try {
+		valid = user
+			? await verifyPassword(input.password, user.passwordHash)
+			: await verifyNothing(input.password);
+	} catch (error) {
+		if (!(error instanceof PasswordBusyError)) throw error;
+		await loginNotChecked(email, input.ip);
+		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'busy' });
+		return { ok: false, status: 503, message: error.message, retryAfter: error.retryAfter };
+	}
+	// The account as it is now: a reset, a deactivation or a role change during the check wins.
+	const now = user && valid ? await ctx.store.users.findById(user.id) : undefined;
+	const unchanged =
+		now !== undefined &&
+		now.passwordHash === user!.passwordHash &&
+		now.role === user!.role &&
+		now.active;
+	if (!user || !valid || !unchanged) {
+		const reason = !user
+			? 'unknown_user'
+			: !valid
+				? 'wrong_password'
+				: now?.active
+					? 'changed_meanwhile'
+					: 'inactive';
 		await recordAudit(ctx.store, { ...actor, id: user?.id ?? null }, 'login.failure', null, {
 			reason
 		});
-		const message =
-			user && valid ? 'This account is deactivated.' : 'The e-mail or the password is wrong.';
-		return { ok: false, status: 401, message };
+		return { ok: false, status: 401, message: WRONG_CREDENTIALS };
 	}
 	await loginSucceeded(email, input.ip);
 	if (input.previous) await endSession(ctx, input.previous);
-	const token = await startSession(ctx, user, { ip: input.ip, userAgent: input.userAgent });
+	const token = await startSession(ctx, now, { ip: input.ip, userAgent: input.userAgent });
 	await recordAudit(
 		ctx.store,
-		{ id: user.id, email: user.email, ip: input.ip },
+		{ id: now.id, email: now.email, ip: input.ip },
 		'login.success',
 		null
 	);
-	return { ok: true, user: authUser(user, 'session'), token };
+	return { ok: true, user: authUser(now, 'session'), token };
 }

@@ -339,6 +339,11 @@ export function openSqliteStore(dataDir: string): Store {
 				).run(at, id, userId);
 				return info.changes === 1;
 			},
+			async revokeForUser(userId, at) {
+				return q(
+					'UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL'
+				).run(at, userId).changes;
+			},
 			async touch(id, at) {
 				q('UPDATE api_tokens SET last_used_at = ? WHERE id = ?').run(at, id);
 			}

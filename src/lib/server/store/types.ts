@@ -167,6 +167,8 @@ export interface Store {
 		findByHash(tokenHash: string): Promise<ApiToken | undefined>;
 		listForUser(userId: number): Promise<ApiToken[]>;
 		revoke(id: number, userId: number, at: number): Promise<boolean>;
+		/** Revokes every active token of a user; answers how many. */
+		revokeForUser(userId: number, at: number): Promise<number>;
 		touch(id: number, at: number): Promise<void>;
 	};
 	profiles: {

@@ -49,8 +49,8 @@ async function change(
 	const { email, role, active } = outcome.user;
 	const done =
 		wanted.role !== undefined
-			? `The role of ${email} is now ${role}.`
-			: `${email} is ${active ? 'active again' : 'deactivated; their sessions have ended'}.`;
+			? `The role of ${email} is now ${role}; their sessions and API tokens have ended.`
+			: `${email} is ${active ? 'active again' : 'deactivated; their sessions and API tokens have ended'}.`;
 	return { form: 'row' as const, id, done };
 }
 
@@ -86,14 +86,14 @@ export const actions: Actions = {
 		return { form: 'create' as const, created: outcome.user.email };
 	},
 
-	/** Changes a user's role. */
+	/** Changes a user's role (ending their sessions and API tokens). */
 	role: (event) =>
 		change(event, 'role', (data) => {
 			const role = RoleSchema.safeParse(data.get('role'));
 			return role.success ? { role: role.data } : null;
 		}),
 
-	/** Deactivates (ending their sessions) or reactivates a user. */
+	/** Deactivates (ending their sessions and API tokens) or reactivates a user. */
 	active: (event) =>
 		change(event, 'active', (data) => {
 			const active = text(data.get('active'));

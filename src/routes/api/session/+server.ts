@@ -27,10 +27,9 @@ export const POST: RequestHandler = async (event) => {
 		previous: event.cookies.get(SESSION_COOKIE)
 	});
 	if (!result.ok) {
-		const headers = result.retryAfter ? { 'Retry-After': String(result.retryAfter) } : undefined;
-		const code = result.status === 429 ? 'rate_limited' : 'invalid_credentials';
+		const code = { 401: 'invalid_credentials', 429: 'rate_limited', 503: 'busy' }[result.status];
 		const response = apiError(result.status, code, result.message);
-		if (headers) response.headers.set('Retry-After', headers['Retry-After']);
+		if (result.retryAfter) response.headers.set('Retry-After', String(result.retryAfter));
 		return response;
 	}
 	setSessionCookie(event.cookies, event.url, ctx, result.token);
