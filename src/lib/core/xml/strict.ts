@@ -335,18 +335,6 @@ export function readStrict(
 	text: string,
 	options: StrictOptions
 ): { ok: true; document: StrictDocument } | { ok: false; fault: StrictFault } {
-	const invalid = NOT_XML.exec(text);
-	if (invalid) {
-		const cp = invalid[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-		return {
-			ok: false,
-			fault: {
-				code: 'xml_invalid',
-				message: `the character U+${cp} cannot be carried by XML 1.0`,
-				offset: invalid.index
-			}
-		};
-	}
 	const wrapper = options.wrapper === true;
 	const reading: Reading = {
 		text,
@@ -361,15 +349,24 @@ export function readStrict(
 	idle = null;
 	const outer = current;
 	current = reading;
+	let fault: StrictFault | null = null;
 	try {
 		parser.write(text).close();
+		idle = parser;
 	} catch (error) {
 		if (!(error instanceof Fault)) throw error;
-		return { ok: false, fault: error.fault };
+		fault = error.fault;
 	} finally {
 		current = outer;
 	}
-	idle = parser;
+	// saxes refuses these characters too, but for lone high surrogates: say it the same way.
+	const invalid = NOT_XML.exec(text);
+	if (invalid && invalid.index <= (fault?.offset ?? text.length)) {
+		const cp = invalid[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+		const message = `the character U+${cp} cannot be carried by XML 1.0`;
+		return { ok: false, fault: { code: 'xml_invalid', message, offset: invalid.index } };
+	}
+	if (fault) return { ok: false, fault };
 	const root = reading.root as Open | null;
 	if (!root) {
 		return {
