@@ -341,10 +341,10 @@ describe('import of XML that is not well-formed', () => {
 	it('apply: each is refused (400) with its line and column, and nothing is saved', async () => {
 		const id = await createProfile(editor.client, 'Not well-formed', documentWith({}));
 		for (const { xml, at } of REFUSED) {
-			const answer = await editor.client.json<{ issues?: { message: string }[] }>(
-				`/api/profiles/${id}/import`,
-				{ method: 'POST', json: { baseRevision: 1, xml } }
-			);
+			const answer = await editor.client.json<{
+				error?: { code: string };
+				issues?: { message: string }[];
+			}>(`/api/profiles/${id}/import`, { method: 'POST', json: { baseRevision: 1, xml } });
 			expect(answer.status, `${xml}: ${answer.text}`).toBe(400);
 			expect(answer.body.error?.code).toBe('invalid_xml');
 			expect(answer.body.issues?.[0].message).toContain(`(${at}`);

@@ -129,7 +129,8 @@ describe('XML round trip', () => {
 				}),
 				{ numRuns: 300 }
 			);
-		}
+		},
+		60_000
 	);
 
 	it('exports the same text again after a round trip', () => {
@@ -199,5 +200,5 @@ describe('what the import accepts, the export writes as XML any parser reads', (
 			}),
 			{ numRuns: 1000 }
 		);
-	});
+	}, 60_000);
 });

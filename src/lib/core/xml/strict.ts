@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { lineColumn } from '../issues';
 import { isXmlChar, XML_INVALID } from './chars';
 import type { XmlElement } from './parse';
 import type { ElementSpan } from './spans';
@@ -34,8 +35,11 @@ export interface StrictOptions {
 	 * count as a level.
 	 */
 	wrapper?: boolean;
-	/** Line and column of an offset, as the author sees them (for messages that cite a place). */
-	place(offset: number): { line: number; column: number };
+	/**
+	 * Line and column of an offset, as the author sees them (for messages that cite a place); by
+	 * default, those of the offset in the text read.
+	 */
+	place?: (offset: number) => { line: number; column: number };
 }
 
 /** Element and attribute names that could reach an object's prototype if used as keys. */
@@ -110,8 +114,8 @@ function newParser(): SaxesParser {
 	return parser;
 }
 
-/** The XML whitespace characters (after line breaks were normalised to LF). */
-const NOT_SPACE = /[^ \t\n]/;
+/** Anything but XML whitespace. */
+const NOT_SPACE = /[^ \t\n\r]/;
 
 /** What saxes reported, told in the product's words and placed where the problem starts. */
 function explain(
@@ -328,8 +332,9 @@ let current: Reading | null = null;
 let idle: SaxesParser | null = null;
 
 /**
- * Reads `text` (line breaks already normalised to LF) strictly: the document's root element and
- * spans, or the first fault. Nothing of the text is used when there is a fault.
+ * Reads `text` strictly: the document's root element and spans, or the first fault. Offsets are
+ * of `text` as given (line breaks are read as XML reads them, but not rewritten). Nothing of the
+ * text is used when there is a fault.
  */
 export function readStrict(
 	text: string,
@@ -338,7 +343,7 @@ export function readStrict(
 	const wrapper = options.wrapper === true;
 	const reading: Reading = {
 		text,
-		options,
+		options: { ...options, place: options.place ?? ((offset) => lineColumn(text, offset)) },
 		wrapper,
 		maxDepth: options.maxDepth + (wrapper ? 1 : 0),
 		stack: [],
@@ -387,7 +392,7 @@ function unfinished(text: string, start: number): string {
 }
 
 function opened(open: Open, options: StrictOptions): string {
-	const { line, column } = options.place(open.span.start);
+	const { line, column } = options.place!(open.span.start);
 	return `'${open.element.name}' (opened in line ${line}, col ${column})`;
 }
 
