@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkBody } from '../request/checks';
 import { importXml } from './import';
 import { parseXml } from './parse';
 
@@ -210,4 +212,52 @@ describe('a fragment (an import) holds elements only', () => {
 		});
 		expect(result.ok && result.value.preservedXml.map((p) => p.xml)).toEqual(['<branding/>']);
 	});
+});
+
+describe('the strict reading never fails otherwise than with a placed issue', () => {
+	const PIECE = fc.constantFrom(
+		'<a>',
+		'</a>',
+		'<b x="1">',
+		'</b>',
+		'<c/>',
+		'<!DOCTYPE a>',
+		'<!ENTITY e "x">',
+		'<!--',
+		'-->',
+		'<![CDATA[',
+		']]>',
+		'<?xml version="1.0"?>',
+		'<?pi',
+		'?>',
+		'&',
+		'&amp;',
+		'&#',
+		';',
+		'"',
+		'=',
+		'\r\n',
+		' ',
+		'\uD800',
+		'\uFFFF',
+		'é'
+	);
+
+	it('for any text, read as a document, imported, or checked as a request body', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.oneof(PIECE, fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 20 }),
+				(pieces) => {
+					const text = pieces.join('');
+					const read = parseXml(text);
+					if (!read.ok) expect(read.issue.message).toMatch(/\(line \d+, column \d+\)$/);
+					const imported = importXml(text);
+					if (!imported.ok) expect(imported.issues[0].message).toMatch(/\(line \d+, column \d+\)$/);
+					const body = checkBody(text, 'xml', 'application/xml', [], 'body');
+					expect(body.length).toBe(read.ok || read.issue.code === 'xml_too_deep' ? 0 : 1);
+				}
+			),
+			{ numRuns: 2000 }
+		);
+	}, 60_000);
 });
