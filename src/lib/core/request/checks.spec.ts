@@ -62,6 +62,18 @@ describe('checkBody', () => {
 		expect(issue.message).toMatch(/line 1/);
 	});
 
+	it('reads an XML body as the product reads XML: an undefined entity or a DOCTYPE breaks it', () => {
+		// Template <a>%x%</a> with x = a&nbsp;b (raw substitution).
+		const body = '<a>a&nbsp;b</a>';
+		const [issue] = checkBody(body, 'raw', 'application/xml', [sub(3, 11, 3, 6, 'x')], 'f');
+		expect(issue).toMatchObject({ code: 'body_invalid_xml', from: 3, to: 6 });
+		expect(issue.message).toContain('the entity &nbsp; is not defined in XML at line 1, column 5');
+		expect(issue.message).toContain('%x%');
+		const [doctype] = checkBody('<!DOCTYPE a>\r\n<a/>', 'xml', 'application/xml', [], 'f');
+		expect(doctype.message).toContain('DOCTYPE');
+		expect(checkBody('<a>\r\n<b x="1"/>\r\n</a>', 'xml', 'text/xml', [], 'f')).toEqual([]);
+	});
+
 	it('names the value that breaks a JSON body and points at its placeholder', () => {
 		// Template {"t":"%x%"} with x = a"b.
 		const body = '{"t":"a"b"}';

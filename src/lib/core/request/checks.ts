@@ -1,7 +1,7 @@
-import { XMLValidator } from 'fast-xml-parser';
 import type { Service } from '../catalogue/schema';
-import type { Issue } from '../issues';
+import { lineColumn, type Issue } from '../issues';
 import { tokenize, type Encoding, type Substitution } from '../template';
+import { readStrict } from '../xml/strict';
 
 /** Checks of an expanded request: its URL and its body, mapped back to the template. */
 
@@ -29,16 +29,6 @@ function jsonErrorOffset(error: unknown, text: string): number {
 	const position = /position (\d+)/.exec(message);
 	if (position) return Number(position[1]);
 	return /end of JSON input/i.test(message) ? text.length : 0;
-}
-
-function lineColumnOffset(text: string, line: number, column: number): number {
-	let offset = 0;
-	for (let l = 1; l < line; l++) {
-		const next = text.indexOf('\n', offset);
-		if (next === -1) break;
-		offset = next + 1;
-	}
-	return Math.min(offset + Math.max(column - 1, 0), text.length);
 }
 
 function bodyIssue(
@@ -81,12 +71,20 @@ export function checkBody(
 		}
 	}
 	if (xml) {
-		const result = XMLValidator.validate(body);
-		if (result === true) return [];
-		const { msg, line, col } = result.err;
-		const offset = lineColumnOffset(body, line, col);
+		// The one strict reading the product uses for XML, without its nesting limit.
+		const read = readStrict(body, { maxDepth: Number.MAX_SAFE_INTEGER });
+		if (read.ok) return [];
+		const { message, offset } = read.fault;
+		const { line, column } = lineColumn(body, offset);
 		return [
-			bodyIssue('XML', `${msg} at line ${line}, column ${col}`, offset, substitutions, field, body)
+			bodyIssue(
+				'XML',
+				`${message} at line ${line}, column ${column}`,
+				offset,
+				substitutions,
+				field,
+				body
+			)
 		];
 	}
 	return [];

@@ -58,14 +58,16 @@ export function decodeXmlBytes(
 		};
 	}
 	const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-	const declared = DECLARED.exec(text)?.[1];
-	if (declared !== undefined && !/^utf-?8$/i.test(declared)) {
+	const match = DECLARED.exec(text);
+	const declared = match?.[1];
+	if (match && declared !== undefined && !/^utf-?8$/i.test(declared)) {
+		const at = lineColumn(text, match[0].length - declared.length);
 		return {
 			ok: false,
 			issue: {
 				code: 'xml_encoding',
 				severity: 'error',
-				message: `The XML declares encoding "${declared}" (line 1); only UTF-8 is read. Save the file as UTF-8 and change the declaration.`
+				message: `The XML declares encoding "${declared}" (line ${at.line}, column ${at.column}); only UTF-8 is read. Save the file as UTF-8 and change the declaration.`
 			}
 		};
 	}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument, type ProfileDocument } from '../profile';
-import { escapeXmlText, exportXml, portalSheet, portalSheetMarkdown } from '.';
+import { readBySecondParser } from '../../../../tests/helpers/xml';
+import { escapeXmlText, exportXml as exportOnly, portalSheet, portalSheetMarkdown } from '.';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof exportOnly> {
+	const exported = exportOnly(...args);
+	if (exported.ok) readBySecondParser(exported.value);
+	return exported;
+}
 
 function withServices(services: Record<string, Record<string, string>>): ProfileDocument {
 	return { ...emptyDocument(), services };

@@ -2,7 +2,21 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyDocument } from '../profile';
-import { applyImport, decodeXmlBytes, exportXml, importXml, type ConflictChoices } from '.';
+import { readBySecondParser } from '../../../../tests/helpers/xml';
+import {
+	applyImport,
+	decodeXmlBytes,
+	exportXml as exportOnly,
+	importXml,
+	type ConflictChoices
+} from '.';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof exportOnly> {
+	const exported = exportOnly(...args);
+	if (exported.ok) readBySecondParser(exported.value);
+	return exported;
+}
 
 /**
  * One folder per case under tests/fixtures/xml: `input.xml` (read as bytes, as an upload is),

@@ -10,7 +10,7 @@ import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
 import { containerPaths, SETTINGS_PATH, toStoredPath } from './forms';
 import { DEFAULT_XML_LIMITS, parseXml, type XmlElement, type XmlLimits } from './parse';
-import { elementSpans, tagEnd, type ElementSpan } from './spans';
+import { tagEnd, type ElementSpan } from './spans';
 
 /**
  * Reading XML into a profile's settings: either form, or a bare fragment of settings. Known
@@ -220,6 +220,27 @@ function settle(walk: Walk): Pick<ImportedXml, 'services' | 'conflicts'> {
 }
 
 /**
+ * More than one element at the top is read only as a bare list of settings: when none of them is
+ * a name the catalogue knows, it is a document with a second root element, which XML refuses.
+ */
+function unnamedList(
+	top: XmlElement,
+	span: ElementSpan,
+	place: (offset: number) => { line: number; column: number }
+): Issue | null {
+	if (top.children.length < 2) return null;
+	const known = (name: string) =>
+		xmlKeyNamed(name) ?? deprecatedXmlKeyNamed(name) ?? portalKeyNamed(name);
+	if (top.children.some((child) => known(child.name))) return null;
+	const { line, column } = place(span.children[1].start);
+	return {
+		code: 'xml_invalid',
+		severity: 'error',
+		message: `Not well-formed XML: there is content after the root element, and none of the elements is a setting this product knows, so it is not a list of settings either (line ${line}, column ${column})`
+	};
+}
+
+/**
  * Reads XML (the additional provisioning XML, an `<account>` document, or a bare fragment of
  * settings). Fails only when the XML cannot be read (not well-formed, DOCTYPE, too deep, too
  * large, reserved names), with line and column; every other problem is an issue of the result.
@@ -230,6 +251,8 @@ export function importXml(
 ): Result<ImportedXml> {
 	const parsed = parseXml(text, limits, { fragment: true });
 	if (!parsed.ok) return { ok: false, issues: [parsed.issue] };
+	const notAList = unnamedList(parsed.root, parsed.span, parsed.place);
+	if (notAList) return { ok: false, issues: [notAList] };
 	const walk: Walk = {
 		source: parsed.source,
 		issues: [],
@@ -238,7 +261,7 @@ export function importXml(
 		unknown: 0
 	};
 	const top = parsed.root;
-	const topSpan = elementSpans(parsed.source);
+	const topSpan = parsed.span;
 	const only = top.children.length === 1 ? top.children[0] : null;
 	const rule = only ? Object.values(XML_FORMS).find((r) => r.root === only.name) : undefined;
 	if (only && rule) {
