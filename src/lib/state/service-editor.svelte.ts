@@ -1,6 +1,7 @@
-import { keyOf, sampleValues, type Service } from '$lib/core/catalogue';
+import { sampleValues, type Service } from '$lib/core/catalogue';
 import {
 	buildRequests,
+	resolveSettings,
 	type BuildResult,
 	type ScenarioValue,
 	type Values
@@ -106,8 +107,15 @@ export class ServiceEditor {
 
 	/** The encoding values get in the body with the current content type. */
 	get bodyEncoding(): Encoding {
-		const key = keyOf(this.service, 'contentType');
-		const contentType = this.get(key) || this.service.contentType.default;
-		return encodingForContentType(contentType);
+		return encodingForContentType(this.contentType);
+	}
+
+	/**
+	 * The content type the caller sends a body with: the setting, else a deprecated key's value
+	 * (`genericSmsContentType`) as the caller reads it, else the service's default.
+	 */
+	get contentType(): string | null {
+		const settings = this.source.settingsOf(this.service.id);
+		return resolveSettings(this.service, settings).contentType || this.service.contentType.default;
 	}
 }

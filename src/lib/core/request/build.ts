@@ -116,6 +116,15 @@ function plan(service: Service, s: ResolvedSettings, issues: Issue[]): Plan {
 				field: s.contentTypeField
 			});
 		}
+		const legacy = service.deprecatedKeys.find((d) => d.key === s.contentTypeField);
+		if (legacy && contentType) {
+			issues.push({
+				code: 'content_type_from_deprecated_key',
+				severity: 'info',
+				message: `The platform sends Content-Type: ${contentType}, taken from the deprecated ${legacy.key} because ${legacy.replacement} is empty.`,
+				field: legacy.key
+			});
+		}
 		const allowed = service.contentType.allowed;
 		if (contentType && allowed && !allowed.includes(mediaTypeEssence(contentType) ?? '')) {
 			issues.push({
