@@ -27,15 +27,21 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 		(t) => t.kind === 'placeholder' && t.to === upTo
 	);
 	if (closes && before.to === before.from + 1) return null;
-	const options: Completion[] = vocabularyOf(config.service).entries.map((entry, i) => ({
-		label: `%${entry.key}%`,
-		apply: `%${entry.key}%`,
-		detail: entry.scope,
-		type:
-			entry.scope === 'service' ? 'variable' : entry.scope === 'account' ? 'property' : 'constant',
-		info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
-		boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
-	}));
+	const options: Completion[] = vocabularyOf(config.service, config.accountKeys).entries.map(
+		(entry, i) => ({
+			label: `%${entry.key}%`,
+			apply: `%${entry.key}%`,
+			detail: entry.scope,
+			type:
+				entry.scope === 'service'
+					? 'variable'
+					: entry.scope === 'account'
+						? 'property'
+						: 'constant',
+			info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
+			boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
+		})
+	);
 	const hasPassword = options.some((o) => o.label === '%account[password]%');
 	if (hasPassword)
 		options.push({

@@ -1,4 +1,4 @@
-import { sampleValues, type Service } from '$lib/core/catalogue';
+import { sampleValues, type DeclaredAccountKey, type Service } from '$lib/core/catalogue';
 import {
 	buildRequests,
 	resolveSettings,
@@ -14,6 +14,8 @@ export interface SettingsSource {
 	setSetting(serviceId: string, key: string, value: string): void;
 	values: Values;
 	rawSubstitution: boolean;
+	/** The account keys the profile's own XML declares, with its values. */
+	readonly accountKeys?: readonly DeclaredAccountKey[];
 }
 
 /** A source kept in memory only: the try-out editor of the services pages. */
@@ -43,7 +45,10 @@ export class ServiceEditor {
 	readonly service: Service;
 	readonly source: SettingsSource;
 
-	readonly #samples: Values;
+	/** The catalogue's samples, with the values of the profile's own account XML. */
+	readonly #samples = $derived.by(
+		() => sampleValues(this.service, this.source.accountKeys ?? []) as Values
+	);
 
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
@@ -53,14 +58,19 @@ export class ServiceEditor {
 			service: this.service,
 			settings: this.source.settingsOf(this.service.id),
 			values: this.#values,
-			rawSubstitution: this.source.rawSubstitution
+			rawSubstitution: this.source.rawSubstitution,
+			accountKeys: this.source.accountKeys
 		})
 	);
 
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
 		this.source = source;
-		this.#samples = sampleValues(service) as Values;
+	}
+
+	/** The account keys the profile's XML declares (none in the try-out editor). */
+	get accountKeys(): readonly DeclaredAccountKey[] {
+		return this.source.accountKeys ?? [];
 	}
 
 	/** The catalogue's sample for a name (what a value falls back to). */

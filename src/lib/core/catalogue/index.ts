@@ -9,3 +9,4 @@ export * from './describe';
 export * from './samples';
 export * from './scenarios';
 export * from './placement';
+export * from './account-keys';

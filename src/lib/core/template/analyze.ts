@@ -1,6 +1,7 @@
 import { isXmlKey } from '../catalogue/placement';
 import type { Service, Variable } from '../catalogue/schema';
-import { vocabularyOf } from '../catalogue/vocabulary';
+import type { DeclaredAccountKey } from '../catalogue/account-keys';
+import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';
 import type { Issue } from '../issues';
 import { xmlCharIssues } from '../xml/chars';
 import { tokenize, type PlaceholderToken, type Tokenized } from './tokenize';
@@ -29,8 +30,8 @@ export interface Analysis {
 	issues: Issue[];
 }
 
-function check(token: PlaceholderToken, service: Service, issues: Issue[]): PlaceholderMark {
-	const resolution = vocabularyOf(service).resolve(token.key);
+function check(token: PlaceholderToken, vocabulary: Vocabulary, issues: Issue[]): PlaceholderMark {
+	const resolution = vocabulary.resolve(token.key);
 	if (resolution.issue) {
 		const { replacement, ...issue } = resolution.issue;
 		issues.push({
@@ -57,11 +58,17 @@ function check(token: PlaceholderToken, service: Service, issues: Issue[]): Plac
 }
 
 /**
- * Tokenizes a template and judges each placeholder by the service's vocabulary. When `field` is
- * a key the XML carries, characters XML 1.0 cannot carry are errors too (it could not be
- * exported).
+ * Tokenizes a template and judges each placeholder by the service's vocabulary (with the account
+ * keys the profile's XML declares, when given). When `field` is a key the XML carries,
+ * characters XML 1.0 cannot carry are errors too (it could not be exported).
  */
-export function analyzeTemplate(source: string, service: Service, field?: string): Analysis {
+export function analyzeTemplate(
+	source: string,
+	service: Service,
+	field?: string,
+	declared: readonly DeclaredAccountKey[] = []
+): Analysis {
+	const vocabulary = vocabularyOf(service, declared);
 	const tokenized = tokenize(source);
 	const issues: Issue[] = [...tokenized.issues];
 	const marks: PlaceholderMark[] = [];
@@ -72,7 +79,7 @@ export function analyzeTemplate(source: string, service: Service, field?: string
 			marks.push({ from: inner.from, to: inner.to, key: inner.key, scope: 'function' });
 			inner = inner.ref.inner;
 		}
-		marks.push(check(inner, service, issues));
+		marks.push(check(inner, vocabulary, issues));
 	}
 	if (field && isXmlKey(service, field)) issues.push(...xmlCharIssues(source));
 	if (field) for (const issue of issues) issue.field = field;
