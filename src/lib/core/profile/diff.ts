@@ -1,3 +1,4 @@
+import { credentialElementName, maskedCredential } from '../xml/account';
 import type { ProfileDocument } from './schema';
 import { isSecretKey, SECRET_MASK } from './secrets';
 
@@ -19,15 +20,17 @@ function show(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** A flattened field: its value, and whether it is a secret (never shown). */
+/** A flattened field: its value, and whether it is a secret (never shown; `masked` instead). */
 interface Field {
 	value: string;
 	secret: boolean;
+	masked?: string;
 }
 
 function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	const fields = new Map<string, Field>();
-	const add = (path: string, value: string, secret = false) => fields.set(path, { value, secret });
+	const add = (path: string, value: string, secret = false, masked?: string) =>
+		fields.set(path, { value, secret, masked });
 	for (const [service, settings] of Object.entries(document.services)) {
 		for (const [key, value] of Object.entries(settings ?? {})) {
 			add(`services.${service}.${key}`, value);
@@ -43,7 +46,10 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	}
 	add('rawSubstitution', String(document.rawSubstitution));
 	document.preservedXml.forEach((element, i) => {
-		add(`preservedXml[${i}]`, `${element.path} #${element.index}: ${element.xml}`);
+		const where = `${element.path} #${element.index}: `;
+		const credential = credentialElementName(element.xml);
+		const masked = credential === null ? undefined : maskedCredential(credential, SECRET_MASK);
+		add(`preservedXml[${i}]`, where + element.xml, masked !== undefined, where + masked);
 	});
 	return fields;
 }
@@ -51,7 +57,7 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 /** How a field is shown: a secret as the mask (or empty when it has no value). */
 function visible(field: Field | undefined): string | undefined {
 	if (field === undefined) return undefined;
-	return field.secret && field.value !== '' ? SECRET_MASK : field.value;
+	return field.secret && field.value !== '' ? (field.masked ?? SECRET_MASK) : field.value;
 }
 
 /** Flattens a document into display path → value, secret values shown as the mask. */

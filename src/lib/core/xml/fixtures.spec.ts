@@ -8,7 +8,8 @@ import { applyImport, decodeXmlBytes, exportXml, importXml, type ConflictChoices
  * One folder per case under tests/fixtures/xml: `input.xml` (read as bytes, as an upload is),
  * `expected.json` (the import: the model and its issues, or the refusal), `expected-export.xml`
  * (the model applied to an empty profile and exported in the form it came in; a fragment is
- * exported as the additional provisioning XML) and, for conflicts, `choices.json`.
+ * exported as the additional provisioning XML, credentials included) and, for conflicts,
+ * `choices.json`.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../tests/fixtures/xml');
@@ -48,9 +49,13 @@ describe('XML fixtures', () => {
 		const choices = JSON.parse(read(name, 'choices.json') ?? '{}') as ConflictChoices;
 		const applied = applyImport(emptyDocument(), value, choices);
 		if (!applied.ok) throw new Error(applied.issues.map((i) => i.message).join('\n'));
+		// Credentials of the kept XML are included: what goes out without them is the server's rule.
 		const exported = exportXml(
 			applied.value,
-			value.form === 'account' ? 'account' : 'provisioning'
+			value.form === 'account' ? 'account' : 'provisioning',
+			{
+				credentials: 'include'
+			}
 		);
 		expect(exported.ok && exported.value).toBe(expected);
 	});
