@@ -57,6 +57,25 @@ function check(token: PlaceholderToken, vocabulary: Vocabulary, issues: Issue[])
 	};
 }
 
+const URL_ROLES = new Set(['url', 'fallbackUrl']);
+
+/**
+ * A secret sent in a URL (not hashed): URLs are written to web servers' and proxies' access logs,
+ * which is why providers who put passwords in query strings strip them from their logs.
+ */
+function secretsInUrl(marks: readonly PlaceholderMark[]): Issue[] {
+	const hashed = marks.filter((m) => m.scope === 'function');
+	return marks
+		.filter((m) => m.variable?.secret && !hashed.some((h) => h.from <= m.from && m.to <= h.to))
+		.map((m) => ({
+			code: 'secret_in_url',
+			severity: 'warning' as const,
+			message: `%${m.key}% is sent in the URL, and URLs end up in web server and proxy access logs. Send it in the post data${m.key === 'account[password]' ? ', or send %sha1(%account[password]%)%' : ''} instead.`,
+			from: m.from,
+			to: m.to
+		}));
+}
+
 /**
  * Tokenizes a template and judges each placeholder by the service's vocabulary (with the account
  * keys the profile's XML declares, when given). When `field` is a key the XML carries,
@@ -80,6 +99,9 @@ export function analyzeTemplate(
 			inner = inner.ref.inner;
 		}
 		marks.push(check(inner, vocabulary, issues));
+	}
+	if (field && URL_ROLES.has(service.keys.find((k) => k.key === field)?.role ?? '')) {
+		issues.push(...secretsInUrl(marks));
 	}
 	if (field && isXmlKey(service, field)) issues.push(...xmlCharIssues(source));
 	if (field) for (const issue of issues) issue.field = field;
