@@ -9,6 +9,7 @@ import {
 import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
 import { containerPaths, SETTINGS_PATH, toStoredPath } from './forms';
+import { declaredAccountKeys } from './account';
 import { DEFAULT_XML_LIMITS, parseXml, type XmlElement, type XmlLimits } from './parse';
 import { elementSpans, tagEnd, type ElementSpan } from './spans';
 
@@ -267,6 +268,17 @@ export function importXml(
 	// One order for the same content, whatever the traversal: containers outermost first.
 	const depth = (path: string) => path.split('/').length;
 	walk.preserved.sort((a, b) => depth(a.path) - depth(b.path) || a.index - b.index);
+	const declared = declaredAccountKeys(walk.preserved);
+	if (declared.length > 0) {
+		walk.unknown -= declared.length;
+		const secrets = declared.filter((d) => d.secret).map((d) => `<${d.name}>`);
+		warn(
+			walk,
+			'xml_account_values',
+			`${declared.length} account value(s) (${declared.map((d) => `<${d.name}>`).join(', ')}) are kept as written; templates can use them as %account[name]% and the preview fills them in.${secrets.length ? ` ${secrets.join(', ')} ${secrets.length > 1 ? 'are credentials' : 'is a credential'}: stored as a secret, never shown, exported only with secrets.` : ''}`,
+			'info'
+		);
+	}
 	if (walk.unknown > 0) {
 		warn(
 			walk,
