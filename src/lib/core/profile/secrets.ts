@@ -74,6 +74,16 @@ export function splitSecrets(document: ProfileDocument): {
 	return { document: { ...document, scenarios, preservedXml }, secrets };
 }
 
+/** Kept XML elements as shown outside the server: credentials as the mask. */
+export function maskKeptCredentials(
+	preserved: ProfileDocument['preservedXml']
+): ProfileDocument['preservedXml'] {
+	return preserved.map((kept) => {
+		const name = credentialElementName(kept.xml);
+		return name === null ? kept : { ...kept, xml: maskedCredential(name, SECRET_MASK) };
+	});
+}
+
 /** Puts secrets back, as their values or as the mask. */
 export function joinSecrets(
 	document: ProfileDocument,
