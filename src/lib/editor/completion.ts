@@ -52,10 +52,15 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 			info: 'SHA-1 (lowercase hex) of the password: safe to send where the password itself is not.',
 			boost: -1
 		});
-	const after = context.state.sliceDoc(context.pos, context.pos + 1);
+	// What the placeholder's end already holds is replaced too: a closing `%`, and the `]` that
+	// bracket closing typed after `%account[`.
+	const after = context.state.sliceDoc(context.pos, context.pos + 2);
+	const inAccount = before.text.startsWith('%account[');
+	const closing =
+		inAccount && after.startsWith(']') ? (after === ']%' ? 2 : 1) : after[0] === '%' ? 1 : 0;
 	return {
 		from: before.from,
-		to: after === '%' ? context.pos + 1 : context.pos,
+		to: context.pos + closing,
 		options,
 		validFor: /^%(?:account\[)?[A-Za-z0-9_.-]*$/
 	};
