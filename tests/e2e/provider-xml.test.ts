@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { createProfile, expect, test, uniqueName } from './fixtures';
 
@@ -72,5 +73,32 @@ test.describe("providers' account XML", () => {
 			'placeholder',
 			'application/json'
 		);
+	});
+
+	test('the export leaves credentials out, and an admin downloads them only when asked', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Credentials'));
+		await importXml(
+			page,
+			id,
+			'<account>\n<username>5551234567</username>\n<password>hunter2&amp;more</password>\n<genericSmsSendUrl>https://bridge.example.net/send</genericSmsSendUrl>\n</account>'
+		);
+		await page.goto(`/profiles/${id}/export?form=account`);
+		const output = page.getByRole('textbox', { name: /Account document/ });
+		await expect(output).toHaveValue(/<username>5551234567<\/username>/);
+		await expect(output).not.toHaveValue(/password/);
+		await expect(
+			page.getByText(/credential element\(s\) \(<password>\) are left out/)
+		).toBeVisible();
+
+		const download = page.getByRole('button', { name: 'Download XML with secrets' });
+		await expect(download).toBeDisabled();
+		await page.getByLabel(/Include secrets/).check();
+		const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+		expect(file.suggestedFilename()).toMatch(/-account-with-secrets\.xml$/);
+		const text = await readFile((await file.path())!, 'utf8');
+		expect(text).toContain('\t<password>hunter2&amp;more</password>\n');
+		await expect(page.getByRole('status').filter({ hasText: 'audit log' })).toBeVisible();
 	});
 });
