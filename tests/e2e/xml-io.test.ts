@@ -74,7 +74,7 @@ test.describe('XML export and import', () => {
 		).toContainText('to=%sms_to%');
 		await expect(page.getByText(/<genericSmsPostData> \(line 3\) is deprecated/)).toBeVisible();
 		await expect(
-			page.getByText(/1 element\(s\) this product does not know are kept/)
+			page.getByText(/1 account value\(s\) \(<codec>\) are kept as written/)
 		).toBeVisible();
 		await expectAccessible(page);
 
