@@ -443,6 +443,30 @@ describe('test calls', () => {
 		await Promise.all(held);
 	});
 
+	it("fills the profile's own account values from its XML, never a credential of it", async () => {
+		const document = profileDocument();
+		document.services.sendMessage = {
+			genericSmsSendUrl: `${upstream.url}/acct?u=%account[apiUser]%&a=%account[authUsername]%`,
+			genericSmsSendPostData: 'p=%account[apiPass]%'
+		};
+		document.preservedXml = [
+			{ path: 'provisioning/account/core', index: 0, xml: '<apiUser>acme-bridge</apiUser>' },
+			{ path: 'provisioning/account/core', index: 1, xml: '<authUsername>alice-7</authUsername>' },
+			{ path: 'provisioning/account/core', index: 2, xml: '<apiPass>Kept-Pass-3</apiPass>' }
+		];
+		const id = await createProfile(admin, 'Declared account values', document);
+		const before = upstream.requests.length;
+		const answer = await call(admin, {
+			profileId: id,
+			service: 'sendMessage',
+			scenario: 'Text message'
+		});
+		expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+		const sent = upstream.requests[before];
+		expect(sent.url).toBe('/acct?u=acme-bridge&a=alice-7');
+		expect(JSON.stringify(sent)).not.toContain('Kept-Pass-3');
+	});
+
 	it('sends a saved profile scenario with its stored secret', async () => {
 		const document = profileDocument({ password: 'stored-Secret-9' });
 		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };

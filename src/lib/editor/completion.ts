@@ -27,15 +27,21 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 		(t) => t.kind === 'placeholder' && t.to === upTo
 	);
 	if (closes && before.to === before.from + 1) return null;
-	const options: Completion[] = vocabularyOf(config.service).entries.map((entry, i) => ({
-		label: `%${entry.key}%`,
-		apply: `%${entry.key}%`,
-		detail: entry.scope,
-		type:
-			entry.scope === 'service' ? 'variable' : entry.scope === 'account' ? 'property' : 'constant',
-		info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
-		boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
-	}));
+	const options: Completion[] = vocabularyOf(config.service, config.accountKeys).entries.map(
+		(entry, i) => ({
+			label: `%${entry.key}%`,
+			apply: `%${entry.key}%`,
+			detail: entry.scope,
+			type:
+				entry.scope === 'service'
+					? 'variable'
+					: entry.scope === 'account'
+						? 'property'
+						: 'constant',
+			info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
+			boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
+		})
+	);
 	const hasPassword = options.some((o) => o.label === '%account[password]%');
 	if (hasPassword)
 		options.push({
@@ -46,10 +52,15 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 			info: 'SHA-1 (lowercase hex) of the password: safe to send where the password itself is not.',
 			boost: -1
 		});
-	const after = context.state.sliceDoc(context.pos, context.pos + 1);
+	// What the placeholder's end already holds is replaced too: a closing `%`, and the `]` that
+	// bracket closing typed after `%account[`.
+	const after = context.state.sliceDoc(context.pos, context.pos + 2);
+	const inAccount = before.text.startsWith('%account[');
+	const closing =
+		inAccount && after.startsWith(']') ? (after === ']%' ? 2 : 1) : after[0] === '%' ? 1 : 0;
 	return {
 		from: before.from,
-		to: after === '%' ? context.pos + 1 : context.pos,
+		to: context.pos + closing,
 		options,
 		validFor: /^%(?:account\[)?[A-Za-z0-9_.-]*$/
 	};

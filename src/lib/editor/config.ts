@@ -1,5 +1,5 @@
 import { Facet } from '@codemirror/state';
-import type { Service } from '$lib/core/catalogue';
+import type { DeclaredAccountKey, Service } from '$lib/core/catalogue';
 import type { Encoding } from '$lib/core/template';
 
 /** What a template editor edits: which service, which setting, and how values are encoded. */
@@ -11,6 +11,8 @@ export interface TemplateEditorConfig {
 	encoding: Encoding;
 	/** Sample values by placeholder key, shown in completion and hover. */
 	samples?: Record<string, unknown>;
+	/** The account keys the profile's XML declares (`%account[apiUser]%`). */
+	accountKeys?: readonly DeclaredAccountKey[];
 }
 
 /** The editor's configuration; the last provided value wins. */

@@ -45,6 +45,41 @@ describe('templateCompletions', () => {
 		expect([result.from, result.to]).toEqual([4, 8]);
 	});
 
+	it('replaces the ] that bracket closing typed after %account[', () => {
+		const s = state('?u=%account[us]');
+		const result = templateCompletions(new CompletionContext(s, 14, false))!;
+		expect([result.from, result.to]).toEqual([3, 15]);
+		const closed = state('?u=%account[us]%');
+		const again = templateCompletions(new CompletionContext(closed, 14, false))!;
+		expect([again.from, again.to]).toEqual([3, 16]);
+	});
+
+	it("offers the account keys the profile's XML declares, with their values", () => {
+		const s = EditorState.create({
+			doc: '?u=%account[',
+			extensions: templateConfig.of({
+				service: getService('sendMessage'),
+				field: 'genericSmsSendUrl',
+				encoding: 'url',
+				accountKeys: [
+					{ name: 'apiUser', value: 'acme-bridge', secret: false },
+					{ name: 'apiPass', value: '', secret: true }
+				]
+			})
+		});
+		const options = templateCompletions(new CompletionContext(s, 12, false))!.options;
+		const user = options.find((o) => o.label === '%account[apiUser]%');
+		expect(user?.info).toContain('Sample: acme-bridge');
+		const pass = options.find((o) => o.label === '%account[apiPass]%');
+		expect(pass?.info).toContain('Sample: secret');
+		expect(
+			templateDiagnostics(s.update({ changes: { from: 12, insert: 'apiUser]%' } }).state)
+		).toEqual([]);
+		expect(templateDiagnostics(state('?u=%account[apiUser]%')).map((d) => d.source)).toEqual([
+			'unknown_variable'
+		]);
+	});
+
 	it('does not start a placeholder at the closing % of another', () => {
 		expect(complete('?to=%sms_to%')).toBeNull();
 	});

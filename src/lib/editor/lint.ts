@@ -41,5 +41,8 @@ export function templateDiagnostics(state: EditorState): Diagnostic[] {
 	const config = state.facet(templateConfig);
 	if (!config) return [];
 	const text = state.doc.toString();
-	return toDiagnostics(analyzeTemplate(text, config.service, config.field).issues, text.length);
+	return toDiagnostics(
+		analyzeTemplate(text, config.service, config.field, config.accountKeys).issues,
+		text.length
+	);
 }

@@ -14,7 +14,7 @@ export function marksInRange(state: EditorState, from: number, to: number): Plac
 	const marks: PlaceholderMark[] = [];
 	let line = state.doc.lineAt(from);
 	for (;;) {
-		const analysis = analyzeTemplate(line.text, config.service);
+		const analysis = analyzeTemplate(line.text, config.service, undefined, config.accountKeys);
 		for (const mark of analysis.marks) {
 			marks.push({ ...mark, from: mark.from + line.from, to: mark.to + line.from });
 		}

@@ -23,6 +23,7 @@ export type AuditAction =
 	| 'profile.undeleted'
 	| 'profile.restored'
 	| 'profile.exported'
+	| 'profile.exported_with_secrets'
 	| 'profile.imported'
 	| 'profile.backup_with_secrets'
 	| 'profile.backup_restored'

@@ -65,18 +65,31 @@ function actor(acting: Acting) {
 	return { id: acting.user.id, email: acting.user.email, ip: acting.ip };
 }
 
-/** The head revision's XML in one form (or the issues that prevent it), recorded as an export. */
+/**
+ * The head revision's XML in one form (or the issues that prevent it), recorded as an export.
+ * Credentials of the kept XML are left out unless `withSecrets` (an admin's explicit choice,
+ * recorded as `profile.exported_with_secrets`).
+ */
 export async function exportProfileXml(
 	ctx: ServerContext,
 	acting: Acting | null,
 	id: string,
-	form: XmlForm
+	form: XmlForm,
+	withSecrets = false
 ) {
 	const profile = await getProfile(ctx, id);
 	if (!profile) return undefined;
-	const exported = exportXml(profile.document, form);
+	let document = profile.document;
+	if (withSecrets) {
+		const row = await ctx.store.profiles.revision(id, profile.revision);
+		if (!row) return undefined;
+		document = documentWithSecrets(ctx, row);
+	}
+	const credentials = withSecrets ? 'include' : 'leave_out';
+	const exported = exportXml(document, form, { credentials });
 	if (exported.ok && acting) {
-		await recordAudit(ctx.store, actor(acting), 'profile.exported', id, {
+		const action = withSecrets ? 'profile.exported_with_secrets' : 'profile.exported';
+		await recordAudit(ctx.store, actor(acting), action, id, {
 			form,
 			revision: profile.revision
 		});

@@ -1,5 +1,7 @@
 import { sameJson } from '$lib/core/profile/diff';
+import type { DeclaredAccountKey } from '$lib/core/catalogue';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';
+import { declaredAccountKeys } from '$lib/core/xml/account';
 import type { Values } from '$lib/core/request';
 import type { DraftStore } from './draft-store.svelte';
 import type { SettingsSource } from './service-editor.svelte';
@@ -36,6 +38,9 @@ export class ProfileDraft implements SettingsSource {
 	#saved = $state.raw<ProfileDocument>() as ProfileDocument;
 	scenarioIndex = $state(0);
 
+	/** The account keys the profile's kept XML declares (read again only when it changes). */
+	readonly #accountKeys = $derived.by(() => declaredAccountKeys(this.document.preservedXml));
+
 	// Compared value by value, not as JSON: stringifying a megabyte body on each keystroke costs.
 	readonly #dirty = $derived(!sameJson(this.document, this.#saved));
 
@@ -52,6 +57,11 @@ export class ProfileDraft implements SettingsSource {
 		this.baseRevision = revision;
 		this.document = structuredClone(document);
 		this.#saved = structuredClone(document);
+	}
+
+	/** The account keys the profile's own XML declares (`<apiUser>` → `%account[apiUser]%`). */
+	get accountKeys(): DeclaredAccountKey[] {
+		return this.#accountKeys;
 	}
 
 	/** True when the draft differs from the revision it is based on. */

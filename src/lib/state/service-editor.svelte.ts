@@ -1,7 +1,13 @@
-import { getService, keyOf, sampleValues, type Service } from '$lib/core/catalogue';
+import {
+	getService,
+	sampleValues,
+	type DeclaredAccountKey,
+	type Service
+} from '$lib/core/catalogue';
 import {
 	buildRequests,
 	countIssues,
+	resolveSettings,
 	describeCounts,
 	worstOf,
 	type BuildResult,
@@ -16,6 +22,8 @@ export interface SettingsSource {
 	setSetting(serviceId: string, key: string, value: string): void;
 	values: Values;
 	rawSubstitution: boolean;
+	/** The account keys the profile's own XML declares, with its values. */
+	readonly accountKeys?: readonly DeclaredAccountKey[];
 }
 
 /** A source kept in memory only: the try-out editor of the services pages. */
@@ -44,9 +52,15 @@ function buildPreview(
 	service: Service,
 	settings: Record<string, string>,
 	values: Values,
-	source: Pick<SettingsSource, 'rawSubstitution'>
+	source: Pick<SettingsSource, 'rawSubstitution' | 'accountKeys'>
 ): BuildResult {
-	return buildRequests({ service, settings, values, rawSubstitution: source.rawSubstitution });
+	return buildRequests({
+		service,
+		settings,
+		values,
+		rawSubstitution: source.rawSubstitution,
+		accountKeys: source.accountKeys
+	});
 }
 
 /** A service's status in a list of services: its worst severity and its counts in words. */
@@ -70,7 +84,10 @@ export function statusOf(result: BuildResult): ServiceStatus {
  */
 export class ServiceStatuses {
 	readonly #source: SettingsSource;
-	readonly #cache = new WeakMap<object, { values: Values; raw: boolean; status: ServiceStatus }>();
+	readonly #cache = new WeakMap<
+		object,
+		{ values: Values; raw: boolean; keys: unknown; status: ServiceStatus }
+	>();
 
 	constructor(source: SettingsSource) {
 		this.#source = source;
@@ -84,16 +101,17 @@ export class ServiceStatuses {
 		const values = this.#source.values;
 		const raw = this.#source.rawSubstitution;
 		const kept = this.#cache.get(settings);
-		if (kept && kept.values === values && kept.raw === raw) return kept.status;
+		const keys = this.#source.accountKeys;
+		if (kept && kept.values === values && kept.raw === raw && kept.keys === keys) return kept.status;
 		const service = getService(serviceId);
 		const result = buildPreview(
 			service,
 			settings,
-			{ ...(sampleValues(service) as Values), ...values },
+			{ ...(sampleValues(service, this.#source.accountKeys ?? []) as Values), ...values },
 			this.#source
 		);
 		const status = statusOf(result);
-		this.#cache.set(settings, { values, raw, status });
+		this.#cache.set(settings, { values, raw, keys, status });
 		return status;
 	}
 }
@@ -107,7 +125,10 @@ export class ServiceEditor {
 	readonly service: Service;
 	readonly source: SettingsSource;
 
-	readonly #samples: Values;
+	/** The catalogue's samples, with the values of the profile's own account XML. */
+	readonly #samples = $derived.by(
+		() => sampleValues(this.service, this.source.accountKeys ?? []) as Values
+	);
 
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
@@ -119,7 +140,11 @@ export class ServiceEditor {
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
 		this.source = source;
-		this.#samples = sampleValues(service) as Values;
+	}
+
+	/** The account keys the profile's XML declares (none in the try-out editor). */
+	get accountKeys(): readonly DeclaredAccountKey[] {
+		return this.source.accountKeys ?? [];
 	}
 
 	/** The catalogue's sample for a name (what a value falls back to). */
@@ -166,8 +191,15 @@ export class ServiceEditor {
 
 	/** The encoding values get in the body with the current content type. */
 	get bodyEncoding(): Encoding {
-		const key = keyOf(this.service, 'contentType');
-		const contentType = this.get(key) || this.service.contentType.default;
-		return encodingForContentType(contentType);
+		return encodingForContentType(this.contentType);
+	}
+
+	/**
+	 * The content type the caller sends a body with: the setting, else a deprecated key's value
+	 * (`genericSmsContentType`) as the caller reads it, else the service's default.
+	 */
+	get contentType(): string | null {
+		const settings = this.source.settingsOf(this.service.id);
+		return resolveSettings(this.service, settings).contentType || this.service.contentType.default;
 	}
 }

@@ -260,13 +260,17 @@ describe('the catalogue configuration keys', () => {
 		expect(keyOf(service, 'method')).toBeUndefined();
 	});
 
-	it('deprecates genericSmsPostData in favour of genericSmsSendPostData, and nothing else', () => {
+	it('deprecates genericSmsPostData and genericSmsContentType in favour of the genericSmsSend keys, and nothing else', () => {
 		const deprecated = SERVICES.flatMap((s) =>
 			s.deprecatedKeys.map((d) => [s.id, d.key, d.replacement])
 		);
-		expect(deprecated).toEqual([['sendMessage', 'genericSmsPostData', 'genericSmsSendPostData']]);
+		expect(deprecated).toEqual([
+			['sendMessage', 'genericSmsPostData', 'genericSmsSendPostData'],
+			['sendMessage', 'genericSmsContentType', 'genericSmsSendContentType']
+		]);
 		expect(keysOf('sendMessage')).toContain('genericSmsSendPostData');
 		expect(keysOf('sendMessage')).not.toContain('genericSmsPostData');
+		expect(keysOf('sendMessage')).not.toContain('genericSmsContentType');
 	});
 });
 

@@ -10,3 +10,4 @@ export * from './samples';
 export * from './scenarios';
 export * from './placement';
 export * from './labels';
+export * from './account-keys';

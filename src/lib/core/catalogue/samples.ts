@@ -1,12 +1,19 @@
+import type { DeclaredAccountKey } from './account-keys';
 import type { Service } from './schema';
 import { vocabularyOf } from './vocabulary';
 
-/** Sample values for every name a service's templates may use, from the catalogue. */
+/**
+ * Sample values for every name a service's templates may use, from the catalogue, and from the
+ * profile's account XML for the account keys it declares.
+ */
 export function sampleValues(
-	service: Service
+	service: Service,
+	declared: readonly DeclaredAccountKey[] = []
 ): Record<string, string | readonly { username: string; device: string }[]> {
 	const values: Record<string, string | readonly { username: string; device: string }[]> = {};
-	for (const entry of vocabularyOf(service).entries) values[entry.key] = entry.variable.sample;
+	for (const entry of vocabularyOf(service, declared).entries) {
+		values[entry.key] = entry.variable.sample;
+	}
 	return values;
 }
 

@@ -21,6 +21,11 @@ export const sendMessage: Service = {
 			key: 'genericSmsPostData',
 			replacement: 'genericSmsSendPostData',
 			note: 'genericSmsPostData is deprecated and not guaranteed to work; genericSmsSendPostData replaces it.'
+		},
+		{
+			key: 'genericSmsContentType',
+			replacement: 'genericSmsSendContentType',
+			note: 'genericSmsContentType is the older content-type key that goes with genericSmsPostData; the contract names genericSmsSendContentType, and the older key is not guaranteed to work.'
 		}
 	],
 	variables: [

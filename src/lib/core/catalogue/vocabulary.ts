@@ -1,7 +1,8 @@
 import type { Issue } from '../issues';
 import { CALLER_LABELS, SERVICES } from './services';
 import type { Scope, Service, Variable } from './schema';
-import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES } from './variables';
+import type { DeclaredAccountKey } from './account-keys';
+import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES, variable } from './variables';
 
 /**
  * The names a service's templates may use, derived from its catalogue entry, and the judgement
@@ -78,15 +79,68 @@ function ownerOf(name: string, service: Service): string | undefined {
 	return owner?.title;
 }
 
-const CACHE = new Map<string, Vocabulary>();
+/** The sample a declared credential gets: its value is never shown, nor used in a preview. */
+const DECLARED_SECRET_SAMPLE = 's3cret+value';
 
-/** The vocabulary of a service (computed once per service). */
-export function vocabularyOf(service: Service): Vocabulary {
-	const cached = CACHE.get(service.id);
+/**
+ * The account entries with what a profile's account XML declares: a documented key takes the
+ * document's value as its sample; another name becomes a key of its own where the caller fills
+ * every account key (the app), and is unknown elsewhere.
+ */
+function withDeclared(service: Service, declared: readonly DeclaredAccountKey[]): Variable[] {
+	const own = new Map(declared.map((d) => [d.name, d]));
+	const documented = accountEntries(service).map((v) => {
+		const given = own.get(v.name);
+		return given && !given.secret && !v.secret && given.value !== ''
+			? { ...v, sample: given.value }
+			: v;
+	});
+	if (service.accountKeys !== 'all') return documented;
+	const custom = declared
+		.filter((d) => !ACCOUNT_VARIABLES.some((v) => v.name === d.name))
+		.map((d) =>
+			variable({
+				name: d.name,
+				scope: 'account',
+				meaning: `Declared by this profile's account XML (<${d.name}>)${d.secret ? ', a credential' : ''}.`,
+				sample: d.secret ? DECLARED_SECRET_SAMPLE : d.value,
+				secret: d.secret
+			})
+		);
+	return [...documented, ...custom];
+}
+
+const CACHE = new Map<string, Vocabulary>();
+const DECLARED_CACHE = new Map<string, Vocabulary>();
+
+/**
+ * The vocabulary of a service (computed once per service), with the account keys a profile's
+ * XML declares when `declared` is given.
+ */
+export function vocabularyOf(
+	service: Service,
+	declared: readonly DeclaredAccountKey[] = []
+): Vocabulary {
+	if (declared.length === 0) {
+		const cached = CACHE.get(service.id);
+		if (cached) return cached;
+		const vocabulary = buildVocabulary(service, accountEntries(service));
+		CACHE.set(service.id, vocabulary);
+		return vocabulary;
+	}
+	const id = JSON.stringify([service.id, declared.map((d) => [d.name, d.value, d.secret])]);
+	const cached = DECLARED_CACHE.get(id);
 	if (cached) return cached;
+	const vocabulary = buildVocabulary(service, withDeclared(service, declared));
+	if (DECLARED_CACHE.size >= 50) DECLARED_CACHE.clear();
+	DECLARED_CACHE.set(id, vocabulary);
+	return vocabulary;
+}
+
+function buildVocabulary(service: Service, account: readonly Variable[]): Vocabulary {
 	const variables = [
 		...service.variables,
-		...accountEntries(service),
+		...account,
 		...(service.globals === 'all' ? GLOBAL_VARIABLES : [])
 	];
 	const entries: Entry[] = variables.map((v) => ({
@@ -183,7 +237,5 @@ export function vocabularyOf(service: Service): Vocabulary {
 		}
 		return resolution;
 	};
-	const vocabulary: Vocabulary = { service, entries, resolve: remembered };
-	CACHE.set(service.id, vocabulary);
-	return vocabulary;
+	return { service, entries, resolve: remembered };
 }

@@ -1,5 +1,6 @@
 import { elementTag, pushSettingLabel, settingLabel } from '../catalogue/labels';
 import { findService } from '../catalogue/services';
+import { credentialElementName, maskedCredential } from '../xml/account';
 import type { ProfileDocument } from './schema';
 import { isSecretKey, SECRET_MASK } from './secrets';
 
@@ -27,14 +28,15 @@ function show(value: unknown): string {
 }
 
 /**
- * A flattened field: its value as compared, its label, whether it is a secret (never shown),
- * and what is shown when that differs from the value.
+ * A flattened field: its value as compared, its label, whether it is a secret (never shown:
+ * `masked` instead, or the mask), and what is shown when that differs from the value.
  */
 interface Field {
 	value: string;
 	label: string;
 	secret: boolean;
 	shown?: string;
+	masked?: string;
 }
 
 /** A kept element in words: its tag, and where it sits in the XML. */
@@ -111,11 +113,14 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	});
 	// Compared with its place, shown as the element itself.
 	document.preservedXml.forEach((element, i) => {
+		const credential = credentialElementName(element.xml);
+		const masked = credential === null ? undefined : maskedCredential(credential, SECRET_MASK);
 		add(`preservedXml[${i}]`, {
 			value: `${element.path} #${element.index}: ${element.xml}`,
 			label: keptElementLabel(element),
-			secret: false,
-			shown: element.xml
+			secret: masked !== undefined,
+			shown: element.xml,
+			masked
 		});
 	});
 	return fields;
@@ -124,7 +129,9 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 /** How a field is shown: a secret as the mask (or empty when it has no value). */
 function visible(field: Field | undefined): string | undefined {
 	if (field === undefined) return undefined;
-	return field.secret && field.value !== '' ? SECRET_MASK : (field.shown ?? field.value);
+	return field.secret && field.value !== ''
+		? (field.masked ?? SECRET_MASK)
+		: (field.shown ?? field.value);
 }
 
 /** Flattens a document into path → value, secret values shown as the mask. */

@@ -1,11 +1,18 @@
+import { isSecretAccountKey } from '../catalogue/account-keys';
 import { SERVICES } from '../catalogue/services';
 import { ACCOUNT_VARIABLES } from '../catalogue/variables';
+import {
+	credentialElementName,
+	credentialKey,
+	emptiedCredential,
+	maskedCredential
+} from '../xml/account';
 import type { ProfileDocument } from './schema';
 
 /**
- * Secret sample values (passwords) in a profile's scenarios. They are stored sealed, never sent
- * back to the browser, and shown as {@link SECRET_MASK}; a save that sends the mask back keeps
- * the stored value.
+ * Secret sample values (passwords) in a profile's scenarios, and credentials in its kept XML.
+ * They are stored sealed, never sent back to the browser, and shown as {@link SECRET_MASK}; a
+ * save that sends the mask back keeps the stored value.
  */
 
 /** What the browser sees in place of a stored secret. */
@@ -16,9 +23,14 @@ const SECRET_KEYS = new Set([
 	...SERVICES.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
 ]);
 
-/** True when a scenario value under this placeholder key is a secret. */
+/**
+ * True when a scenario value under this placeholder key is a secret: a secret of the catalogue,
+ * or an account key whose name says it is a credential (`account[apiPass]`).
+ */
 export function isSecretKey(key: string): boolean {
-	return SECRET_KEYS.has(key);
+	if (SECRET_KEYS.has(key)) return true;
+	const account = /^account\[(.+)\]$/.exec(key);
+	return account !== null && isSecretAccountKey(account[1]);
 }
 
 /**
@@ -27,12 +39,26 @@ export function isSecretKey(key: string): boolean {
  */
 export type SecretValues = Record<string, Record<string, string>>;
 
-/** Takes the secrets out of a document: the document keeps empty strings in their place. */
+/**
+ * Where credentials of the kept XML (`<password>` in an imported account document) are kept
+ * among the secret values: under a name no scenario can have (scenario names are trimmed and
+ * never empty), keyed by the element's place and name.
+ */
+export const XML_SECRETS = '';
+
+/** Takes the secrets out of a document: the document keeps empty values in their place. */
 export function splitSecrets(document: ProfileDocument): {
 	document: ProfileDocument;
 	secrets: SecretValues;
 } {
 	const secrets: SecretValues = Object.create(null);
+	const preservedXml = document.preservedXml.map((kept) => {
+		const name = credentialElementName(kept.xml);
+		if (name === null) return kept;
+		const value = kept.xml === maskedCredential(name, SECRET_MASK) ? SECRET_MASK : kept.xml;
+		(secrets[XML_SECRETS] ??= Object.create(null))[credentialKey(kept, name)] = value;
+		return { ...kept, xml: emptiedCredential(name) };
+	});
 	const scenarios = document.scenarios.map((scenario) => {
 		const values: typeof scenario.values = {};
 		for (const [key, value] of Object.entries(scenario.values)) {
@@ -45,7 +71,17 @@ export function splitSecrets(document: ProfileDocument): {
 		}
 		return { ...scenario, values };
 	});
-	return { document: { ...document, scenarios }, secrets };
+	return { document: { ...document, scenarios, preservedXml }, secrets };
+}
+
+/** Kept XML elements as shown outside the server: credentials as the mask. */
+export function maskKeptCredentials(
+	preserved: ProfileDocument['preservedXml']
+): ProfileDocument['preservedXml'] {
+	return preserved.map((kept) => {
+		const name = credentialElementName(kept.xml);
+		return name === null ? kept : { ...kept, xml: maskedCredential(name, SECRET_MASK) };
+	});
 }
 
 /** Puts secrets back, as their values or as the mask. */
@@ -54,6 +90,15 @@ export function joinSecrets(
 	secrets: SecretValues,
 	mode: 'values' | 'mask'
 ): ProfileDocument {
+	const xml = Object.hasOwn(secrets, XML_SECRETS) ? secrets[XML_SECRETS] : undefined;
+	const preservedXml = !xml
+		? document.preservedXml
+		: document.preservedXml.map((kept) => {
+				const name = /^<([^\s/>]+)\s*\/>$/.exec(kept.xml)?.[1];
+				const key = name === undefined ? undefined : credentialKey(kept, name);
+				if (key === undefined || !Object.hasOwn(xml, key)) return kept;
+				return { ...kept, xml: mode === 'mask' ? maskedCredential(name!, SECRET_MASK) : xml[key] };
+			});
 	const scenarios = document.scenarios.map((scenario) => {
 		const stored = Object.hasOwn(secrets, scenario.name) ? secrets[scenario.name] : {};
 		const values = { ...scenario.values };
@@ -62,7 +107,7 @@ export function joinSecrets(
 		}
 		return { ...scenario, values };
 	});
-	return { ...document, scenarios };
+	return { ...document, scenarios, preservedXml };
 }
 
 /** A saved document's secrets: a value equal to the mask keeps the previously stored one. */

@@ -737,12 +737,49 @@ describe('buildRequests: settings', () => {
 	it('reports unknown_setting for a key the service does not have', () => {
 		const result = build('sendMessage', {
 			genericSmsSendUrl: 'https://p.example/s',
-			genericSmsContentType: JSON_TYPE
+			genericSmsTimeout: '10'
 		});
 		expect(issue(result, 'unknown_setting')).toMatchObject({
 			severity: 'warning',
-			field: 'genericSmsContentType'
+			field: 'genericSmsTimeout'
 		});
+	});
+
+	it('sends a JSON body with the legacy genericSmsContentType when genericSmsSendContentType is empty, and says where it came from', () => {
+		const result = build(
+			'sendMessage',
+			{
+				genericSmsSendUrl: 'https://p.example/s',
+				genericSmsPostData: '{"body":"%sms_body%"}',
+				genericSmsContentType: JSON_TYPE
+			},
+			{ sms_body: 'a&b "c"' }
+		);
+		expect(brief(result)).toBe(`POST {"body":"a&b \\"c\\""} ${JSON_TYPE}`);
+		expect(codes(result)).not.toContain('unknown_setting');
+		expect(issue(result, 'content_type_from_deprecated_key')).toMatchObject({
+			severity: 'info',
+			field: 'genericSmsContentType',
+			message: expect.stringContaining(`Content-Type: ${JSON_TYPE}`)
+		});
+		const deprecated = result.issues.filter((i) => i.code === 'deprecated_key');
+		expect(deprecated.map((i) => i.field)).toEqual(['genericSmsPostData', 'genericSmsContentType']);
+		expect(deprecated[1].message).toMatch(/Move its value to genericSmsSendContentType/);
+	});
+
+	it('ignores genericSmsContentType when genericSmsSendContentType is set, and says so', () => {
+		const result = build('sendMessage', {
+			genericSmsSendUrl: 'https://p.example/s',
+			genericSmsSendPostData: 'a=1',
+			genericSmsSendContentType: FORM,
+			genericSmsContentType: JSON_TYPE
+		});
+		expect(brief(result)).toBe(`POST a=1 ${FORM}`);
+		expect(issue(result, 'deprecated_key')).toMatchObject({
+			field: 'genericSmsContentType',
+			message: expect.stringMatching(/ignored because genericSmsSendContentType is set/)
+		});
+		expect(codes(result)).not.toContain('content_type_from_deprecated_key');
 	});
 
 	it('reports unknown_service for the push gateway and for an unknown id', () => {

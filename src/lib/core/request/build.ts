@@ -1,5 +1,6 @@
 import { findService } from '../catalogue/services';
 import type { Method, Service } from '../catalogue/schema';
+import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf } from '../catalogue/vocabulary';
 import type { Issue } from '../issues';
 import {
@@ -50,6 +51,8 @@ export interface BuildInput {
 	values: Values;
 	/** Show what a caller that does no escaping would send. */
 	rawSubstitution?: boolean;
+	/** The account keys the profile's XML declares (`%account[apiUser]%`). */
+	accountKeys?: readonly DeclaredAccountKey[];
 }
 
 /** The requests (none when the service is not called) and every issue found. */
@@ -85,7 +88,12 @@ function chooseMethod(service: Service, s: ResolvedSettings, issues: Issue[]): M
 	return byBody;
 }
 
-function plan(service: Service, s: ResolvedSettings, issues: Issue[]): Plan {
+function plan(
+	service: Service,
+	s: ResolvedSettings,
+	issues: Issue[],
+	declared: readonly DeclaredAccountKey[]
+): Plan {
 	const method = chooseMethod(service, s, issues);
 	let sendsBody = s.postData !== '' && method !== 'GET' && method !== 'HEAD';
 	if (s.postData !== '' && !sendsBody) {
@@ -116,6 +124,15 @@ function plan(service: Service, s: ResolvedSettings, issues: Issue[]): Plan {
 				field: s.contentTypeField
 			});
 		}
+		const legacy = service.deprecatedKeys.find((d) => d.key === s.contentTypeField);
+		if (legacy && contentType) {
+			issues.push({
+				code: 'content_type_from_deprecated_key',
+				severity: 'info',
+				message: `The platform sends Content-Type: ${contentType}, taken from the deprecated ${legacy.key} because ${legacy.replacement} is empty.`,
+				field: legacy.key
+			});
+		}
 		const allowed = service.contentType.allowed;
 		if (contentType && allowed && !allowed.includes(mediaTypeEssence(contentType) ?? '')) {
 			issues.push({
@@ -133,13 +150,13 @@ function plan(service: Service, s: ResolvedSettings, issues: Issue[]): Plan {
 			field: s.contentTypeField
 		});
 	}
-	const url = analyzeTemplate(s.url, service, s.urlField);
-	const body = analyzeTemplate(s.postData, service, s.postDataField);
+	const url = analyzeTemplate(s.url, service, s.urlField, declared);
+	const body = analyzeTemplate(s.postData, service, s.postDataField, declared);
 	issues.push(...url.issues, ...body.issues);
 	const parsedHeaders = parseHeaderLines(s.customHeaders, s.customHeadersField);
 	issues.push(...parsedHeaders.issues);
 	const headers = parsedHeaders.lines.map((line) => {
-		const analysis = analyzeTemplate(line.value, service, s.customHeadersField);
+		const analysis = analyzeTemplate(line.value, service, s.customHeadersField, declared);
 		for (const issue of analysis.issues) shift(issue, line.valueFrom);
 		issues.push(...analysis.issues);
 		if (sendsBody && line.name.toLowerCase() === 'content-type') {
@@ -286,7 +303,8 @@ export function buildRequests(input: BuildInput): BuildResult {
 	}
 	const settings = resolveSettings(service, input.settings);
 	const issues: Issue[] = [...settings.issues];
-	const p = plan(service, settings, issues);
+	const declared = input.accountKeys ?? [];
+	const p = plan(service, settings, issues, declared);
 	if (settings.skipped) return { requests: [], issues: dedupe(issues) };
 	if (settings.url.trim() === '') {
 		issues.push({
@@ -300,7 +318,7 @@ export function buildRequests(input: BuildInput): BuildResult {
 		});
 		return { requests: [], issues: dedupe(issues) };
 	}
-	const vocabulary = vocabularyOf(service);
+	const vocabulary = vocabularyOf(service, declared);
 	const perRecipient = service.variables.find((v) => v.perRecipient)?.name;
 	const recipients = recipientsOf(input.values, perRecipient);
 	const targets = recipients === null ? [null] : recipients;

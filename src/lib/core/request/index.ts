@@ -4,7 +4,7 @@ export * from './curl';
 export type { Settings } from './settings';
 export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
-export { urlCandidates, chosenUrl, type UrlCandidate } from './settings';
+export { urlCandidates, chosenUrl, resolveSettings, type UrlCandidate } from './settings';
 export * from './sso';
 export { redactRequest, scrubSecrets, secretsUsed, type RedactedRequest } from './redact';
 export { urlOrigins } from './origins';

@@ -100,13 +100,19 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 			});
 		}
 	}
+	// A deprecated key supplies its replacement's value when the replacement is empty.
 	const postDataKey = keyOf(service, 'postData') ?? '';
-	let postData = text(settings, postDataKey);
-	let postDataField = postDataKey;
+	const contentTypeKey = keyOf(service, 'contentType') ?? '';
+	const supplied = {
+		postData: { value: text(settings, postDataKey), field: postDataKey },
+		contentType: { value: text(settings, contentTypeKey).trim(), field: contentTypeKey }
+	};
 	for (const deprecated of service.deprecatedKeys) {
+		const role = service.keys.find((k) => k.key === deprecated.replacement)?.role;
 		const old = text(settings, deprecated.key);
-		if (old === '') continue;
-		const usedInstead = deprecated.replacement === postDataKey && postData === '';
+		if ((role === 'contentType' ? old.trim() : old) === '') continue;
+		const slot = role === 'postData' || role === 'contentType' ? supplied[role] : undefined;
+		const usedInstead = slot !== undefined && slot.value === '';
 		issues.push({
 			code: 'deprecated_key',
 			severity: 'warning',
@@ -116,8 +122,8 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 			field: deprecated.key
 		});
 		if (usedInstead) {
-			postData = old;
-			postDataField = deprecated.key;
+			slot.value = role === 'contentType' ? old.trim() : old;
+			slot.field = deprecated.key;
 		}
 	}
 	const flagKey = keyOf(service, 'flag');
@@ -132,13 +138,12 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 	}
 	const methodKey = keyOf(service, 'method');
 	const headersKey = keyOf(service, 'customHeaders');
-	const contentTypeKey = keyOf(service, 'contentType') ?? '';
 	return {
 		...resolveUrl(service, settings, issues),
-		postData,
-		postDataField,
-		contentType: text(settings, contentTypeKey).trim(),
-		contentTypeField: contentTypeKey,
+		postData: supplied.postData.value,
+		postDataField: supplied.postData.field,
+		contentType: supplied.contentType.value,
+		contentTypeField: supplied.contentType.field,
 		method: text(settings, methodKey).trim(),
 		methodField: methodKey,
 		customHeaders: text(settings, headersKey),

@@ -215,3 +215,39 @@ describe('analyzeTemplate', () => {
 		);
 	});
 });
+
+describe('analyzeTemplate: secrets in URLs', () => {
+	const sendMessage = getService('sendMessage');
+	const url =
+		'https://sms.example.com/send?username=%account[username]%&password=%account[password]%&to=%sms_to%';
+
+	it('warns that a password in a URL ends up in access logs, where it is', () => {
+		const issues = analyzeTemplate(url, sendMessage, 'genericSmsSendUrl').issues;
+		expect(issues.map(showIssue)).toEqual([
+			`secret_in_url/warning(${url.indexOf('%account[password]')},${url.indexOf('&to=')})`
+		]);
+		expect(issues[0].message).toMatch(/access logs/);
+		expect(issues[0].message).toMatch(/%sha1\(%account\[password\]%\)%/);
+		expect(issues[0].field).toBe('genericSmsSendUrl');
+	});
+
+	it('does not warn for the hashed password, for the body, or for a URL of the SSO server without one', () => {
+		const hashed = url.replace('%account[password]%', '%sha1(%account[password]%)%');
+		expect(analyzeTemplate(hashed, sendMessage, 'genericSmsSendUrl').issues).toEqual([]);
+		const body = 'password=%account[password]%';
+		expect(analyzeTemplate(body, sendMessage, 'genericSmsSendPostData').issues).toEqual([]);
+	});
+
+	it('warns for a credential of the SSO server and for a declared one', () => {
+		const sso = getService('externalAuth');
+		const ssoUrl = 'https://sso.example.com/auth?u=%username%&p=%password%';
+		expect(analyzeTemplate(ssoUrl, sso, 'externalAuthUrl').issues.map((i) => i.code)).toEqual([
+			'secret_in_url'
+		]);
+		const declared = [{ name: 'apiPass', value: '', secret: true }];
+		const custom = 'https://x.example/?p=%account[apiPass]%';
+		expect(
+			analyzeTemplate(custom, sendMessage, 'genericSmsSendUrl', declared).issues.map((i) => i.code)
+		).toEqual(['secret_in_url']);
+	});
+});

@@ -1,6 +1,7 @@
 import { isXmlKey } from '../catalogue/placement';
 import type { Service, Variable } from '../catalogue/schema';
-import { vocabularyOf } from '../catalogue/vocabulary';
+import type { DeclaredAccountKey } from '../catalogue/account-keys';
+import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';
 import type { Issue } from '../issues';
 import { xmlCharIssues } from '../xml/chars';
 import { tokenize, type PlaceholderToken, type Tokenized } from './tokenize';
@@ -29,8 +30,8 @@ export interface Analysis {
 	issues: Issue[];
 }
 
-function check(token: PlaceholderToken, service: Service, issues: Issue[]): PlaceholderMark {
-	const resolution = vocabularyOf(service).resolve(token.key);
+function check(token: PlaceholderToken, vocabulary: Vocabulary, issues: Issue[]): PlaceholderMark {
+	const resolution = vocabulary.resolve(token.key);
 	if (resolution.issue) {
 		const { replacement, ...issue } = resolution.issue;
 		issues.push({
@@ -56,12 +57,37 @@ function check(token: PlaceholderToken, service: Service, issues: Issue[]): Plac
 	};
 }
 
+const URL_ROLES = new Set(['url', 'fallbackUrl']);
+
 /**
- * Tokenizes a template and judges each placeholder by the service's vocabulary. When `field` is
- * a key the XML carries, characters XML 1.0 cannot carry are errors too (it could not be
- * exported).
+ * A secret sent in a URL (not hashed): URLs are written to web servers' and proxies' access logs,
+ * which is why providers who put passwords in query strings strip them from their logs.
  */
-export function analyzeTemplate(source: string, service: Service, field?: string): Analysis {
+function secretsInUrl(marks: readonly PlaceholderMark[]): Issue[] {
+	const hashed = marks.filter((m) => m.scope === 'function');
+	return marks
+		.filter((m) => m.variable?.secret && !hashed.some((h) => h.from <= m.from && m.to <= h.to))
+		.map((m) => ({
+			code: 'secret_in_url',
+			severity: 'warning' as const,
+			message: `%${m.key}% is sent in the URL, and URLs end up in web server and proxy access logs. Send it in the post data${m.key === 'account[password]' ? ', or send %sha1(%account[password]%)%' : ''} instead.`,
+			from: m.from,
+			to: m.to
+		}));
+}
+
+/**
+ * Tokenizes a template and judges each placeholder by the service's vocabulary (with the account
+ * keys the profile's XML declares, when given). When `field` is a key the XML carries,
+ * characters XML 1.0 cannot carry are errors too (it could not be exported).
+ */
+export function analyzeTemplate(
+	source: string,
+	service: Service,
+	field?: string,
+	declared: readonly DeclaredAccountKey[] = []
+): Analysis {
+	const vocabulary = vocabularyOf(service, declared);
 	const tokenized = tokenize(source);
 	const issues: Issue[] = [...tokenized.issues];
 	const marks: PlaceholderMark[] = [];
@@ -72,7 +98,10 @@ export function analyzeTemplate(source: string, service: Service, field?: string
 			marks.push({ from: inner.from, to: inner.to, key: inner.key, scope: 'function' });
 			inner = inner.ref.inner;
 		}
-		marks.push(check(inner, service, issues));
+		marks.push(check(inner, vocabulary, issues));
+	}
+	if (field && URL_ROLES.has(service.keys.find((k) => k.key === field)?.role ?? '')) {
+		issues.push(...secretsInUrl(marks));
 	}
 	if (field && isXmlKey(service, field)) issues.push(...xmlCharIssues(source));
 	if (field) for (const issue of issues) issue.field = field;

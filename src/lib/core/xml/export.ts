@@ -8,6 +8,8 @@ import {
 import type { Issue, Result } from '../issues';
 import { elementTag } from '../catalogue/labels';
 import type { ProfileDocument } from '../profile/schema';
+import { SECRET_MASK } from '../profile/secrets';
+import { credentialElementName, maskedCredential } from './account';
 import { xmlCharIssues } from './chars';
 import { containerPaths, toFormPath } from './forms';
 import { parseXml } from './parse';
@@ -100,21 +102,40 @@ function element(name: string, children: Child[]): string[] {
 	];
 }
 
+/** Export options: kept credential elements are written only when `credentials` is `include`. */
+export interface ExportOptions {
+	credentials?: 'include' | 'leave_out';
+}
+
 /**
  * Writes the profile's XML settings and preserved elements as `form`. Fails with the issues when
  * a setting holds a character XML 1.0 cannot carry or a preserved element is not well-formed;
- * preserved elements the form has no place for are left out with a warning.
+ * preserved elements the form has no place for are left out with a warning, and so are kept
+ * credentials (`<password>`) unless they are included (a masked one is never written).
  */
-export function exportXml(document: ProfileDocument, form: XmlForm): Result<string> {
+export function exportXml(
+	document: ProfileDocument,
+	form: XmlForm,
+	options: ExportOptions = {}
+): Result<string> {
 	const rule: XmlFormRule = XML_FORMS[form];
 	const { settings, issues } = xmlSettings(document);
 	const paths = containerPaths(rule);
 	const preserved = new Map<string, { index: number; xml: string }[]>();
 	let omitted = 0;
+	const credentials: string[] = [];
 	for (const item of document.preservedXml) {
 		const path = toFormPath(item.path, rule);
 		if (path === null) {
 			omitted++;
+			continue;
+		}
+		const credential = credentialElementName(item.xml);
+		if (
+			credential !== null &&
+			(options.credentials !== 'include' || item.xml === maskedCredential(credential, SECRET_MASK))
+		) {
+			credentials.push(credential);
 			continue;
 		}
 		const problem = checkPreserved(item.xml, item.path, item.index);
@@ -128,6 +149,19 @@ export function exportXml(document: ProfileDocument, form: XmlForm): Result<stri
 			code: 'xml_preserved_omitted',
 			severity: 'warning',
 			message: `${omitted === 1 ? 'One kept element' : `${omitted} kept elements`} outside ${XML_FORMS.provisioning.settingsPath} ${omitted === 1 ? 'has' : 'have'} no place in the ${rule.label.toLowerCase()} and ${omitted === 1 ? 'is' : 'are'} left out.`
+		});
+	}
+	if (credentials.length > 0) {
+		const listed = [...new Set(credentials)].map((n) => `<${n}>`).join(', ');
+		const count =
+			credentials.length === 1 ? 'One credential element' : `${credentials.length} credential elements`;
+		issues.push({
+			code: 'xml_credentials_left_out',
+			severity: 'warning',
+			message:
+				options.credentials === 'include'
+					? `${count} (${listed}) ${credentials.length === 1 ? 'has' : 'have'} no stored value and ${credentials.length === 1 ? 'is' : 'are'} left out.`
+					: `${count} (${listed}) ${credentials.length === 1 ? 'is' : 'are'} left out: ${credentials.length === 1 ? 'it is a secret' : 'they are secrets'}. Export with secrets to include them.`
 		});
 	}
 	if (issues.some((i) => i.severity === 'error')) return { ok: false, issues };

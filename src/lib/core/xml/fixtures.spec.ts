@@ -1,10 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyDocument } from '../profile';
+import { getService, sampleValues } from '../catalogue';
+import { emptyDocument, type ProfileDocument } from '../profile';
+import { buildRequests, type Values } from '../request';
 import { readBySecondParser } from '../../../../tests/helpers/xml';
 import {
 	applyImport,
+	declaredAccountKeys,
 	decodeXmlBytes,
 	exportXml as exportOnly,
 	importXml,
@@ -22,7 +25,9 @@ function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof ex
  * One folder per case under tests/fixtures/xml: `input.xml` (read as bytes, as an upload is),
  * `expected.json` (the import: the model and its issues, or the refusal), `expected-export.xml`
  * (the model applied to an empty profile and exported in the form it came in; a fragment is
- * exported as the additional provisioning XML) and, for conflicts, `choices.json`.
+ * exported as the additional provisioning XML, credentials included), for conflicts,
+ * `choices.json`, and optionally `expected-preview.json` (what the editor previews and reports
+ * for each imported service, the profile's own account values filling the samples).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../tests/fixtures/xml');
@@ -40,6 +45,35 @@ function imported(name: string) {
 	const result = importXml(decoded.text);
 	if (!result.ok) return { result: { ok: false, issues: result.issues }, value: undefined };
 	return { result: { ok: true, ...result.value, issues: result.issues }, value: result.value };
+}
+
+/**
+ * What the editor previews for each service of a document: the requests built with the
+ * catalogue's samples and the profile's own account values, and the issues (code, severity,
+ * field) that lint and the preview show.
+ */
+function previewOf(document: ProfileDocument) {
+	const accountKeys = declaredAccountKeys(document.preservedXml);
+	const preview: Record<string, unknown> = {};
+	for (const [id, settings] of Object.entries(document.services)) {
+		const service = getService(id);
+		const result = buildRequests({
+			service,
+			settings: settings ?? {},
+			values: sampleValues(service, accountKeys) as Values,
+			accountKeys
+		});
+		preview[id] = {
+			requests: result.requests.map((r) => ({
+				method: r.method,
+				url: r.url,
+				contentType: r.headers.find((h) => h.name === 'Content-Type')?.value ?? null,
+				body: r.body
+			})),
+			issues: result.issues.map((i) => `${i.severity} ${i.code}${i.field ? ` (${i.field})` : ''}`)
+		};
+	}
+	return preview;
 }
 
 describe('XML fixtures', () => {
@@ -62,12 +96,27 @@ describe('XML fixtures', () => {
 		const choices = JSON.parse(read(name, 'choices.json') ?? '{}') as ConflictChoices;
 		const applied = applyImport(emptyDocument(), value, choices);
 		if (!applied.ok) throw new Error(applied.issues.map((i) => i.message).join('\n'));
+		// Credentials of the kept XML are included: what goes out without them is the server's rule.
 		const exported = exportXml(
 			applied.value,
-			value.form === 'account' ? 'account' : 'provisioning'
+			value.form === 'account' ? 'account' : 'provisioning',
+			{
+				credentials: 'include'
+			}
 		);
 		expect(exported.ok && exported.value).toBe(expected);
 	});
+
+	it.each(CASES.filter((name) => read(name, 'expected-preview.json') !== undefined))(
+		'%s: applied, each imported service previews as expected-preview.json',
+		(name) => {
+			const { value } = imported(name);
+			const choices = JSON.parse(read(name, 'choices.json') ?? '{}') as ConflictChoices;
+			const applied = applyImport(emptyDocument(), value!, choices);
+			if (!applied.ok) throw new Error(applied.issues.map((i) => i.message).join('\n'));
+			expect(previewOf(applied.value)).toEqual(JSON.parse(read(name, 'expected-preview.json')!));
+		}
+	);
 
 	it.each(CASES.filter((name) => read(name, 'expected-export.xml') !== undefined))(
 		'%s: the export reads back to the same settings and kept elements',

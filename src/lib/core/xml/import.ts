@@ -9,6 +9,7 @@ import {
 import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
 import { containerPaths, SETTINGS_PATH, toStoredPath } from './forms';
+import { declaredAccountKeys } from './account';
 import { DEFAULT_XML_LIMITS, parseXml, type XmlElement, type XmlLimits } from './parse';
 import { tagEnd, type ElementSpan } from './spans';
 
@@ -51,6 +52,27 @@ export interface ImportedXml {
 interface Occurrence extends ImportCandidate {
 	service: string;
 	key: string;
+	/** Set for a deprecated spelling: why it is renamed. */
+	note?: string;
+}
+
+/**
+ * A deprecated spelling is imported under its replacement, with a warning; given beside the
+ * replacement with the same value (as some providers do to be safe), one warning says both are
+ * one value. Different values are a conflict, reported by {@link settle}.
+ */
+function warnDeprecated(walk: Walk, list: Occurrence[]): void {
+	for (const old of list) {
+		if (old.note === undefined) continue;
+		const twin = list.find((o) => o.note === undefined && o.value === old.value);
+		warn(
+			walk,
+			'deprecated_key_renamed',
+			twin
+				? `<${old.element}> (line ${old.line}) is deprecated and repeats <${twin.element}> (line ${twin.line}) with the same value: it is imported once, as ${old.key}. ${old.note}`
+				: `<${old.element}> (line ${old.line}) is deprecated: it is imported as ${old.key}. ${old.note}`
+		);
+	}
 }
 
 interface Walk {
@@ -140,16 +162,10 @@ function readSetting(
 	}
 	const service = (known ?? deprecated)!.service.id;
 	const key = known ? known.key.key : deprecated!.deprecated.replacement;
-	if (deprecated) {
-		warn(
-			walk,
-			'deprecated_key_renamed',
-			`<${element.name}> (line ${line}) is deprecated: it is imported as ${key}. ${deprecated.deprecated.note}`
-		);
-	}
 	const id = `${service}\u0000${key}`;
 	const list = walk.occurrences.get(id) ?? [];
-	list.push({ service, key, element: element.name, line, value: element.text });
+	const note = deprecated?.deprecated.note;
+	list.push({ service, key, element: element.name, line, value: element.text, note });
 	walk.occurrences.set(id, list);
 }
 
@@ -196,6 +212,7 @@ function settle(walk: Walk): Pick<ImportedXml, 'services' | 'conflicts'> {
 	const conflicts: ImportConflict[] = [];
 	for (const list of walk.occurrences.values()) {
 		const { service, key } = list[0];
+		warnDeprecated(walk, list);
 		const given = list.filter((o) => o.value !== '');
 		const distinct = given.filter((o, i) => given.findIndex((g) => g.value === o.value) === i);
 		if (distinct.length === 0) {
@@ -274,6 +291,17 @@ export function importXml(
 	// One order for the same content, whatever the traversal: containers outermost first.
 	const depth = (path: string) => path.split('/').length;
 	walk.preserved.sort((a, b) => depth(a.path) - depth(b.path) || a.index - b.index);
+	const declared = declaredAccountKeys(walk.preserved);
+	if (declared.length > 0) {
+		walk.unknown -= declared.length;
+		const secrets = declared.filter((d) => d.secret).map((d) => `<${d.name}>`);
+		warn(
+			walk,
+			'xml_account_values',
+			`${declared.length === 1 ? 'One account value' : `${declared.length} account values`} (${declared.map((d) => `<${d.name}>`).join(', ')}) ${declared.length === 1 ? 'is' : 'are'} kept as written; templates can use them as %account[name]% and the preview fills them in.${secrets.length ? ` ${secrets.join(', ')} ${secrets.length > 1 ? 'are credentials' : 'is a credential'}: stored as a secret, never shown, exported only with secrets.` : ''}`,
+			'info'
+		);
+	}
 	if (walk.unknown > 0) {
 		warn(
 			walk,

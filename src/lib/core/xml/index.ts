@@ -6,3 +6,4 @@ export * from './export';
 export * from './import';
 export * from './apply';
 export * from './portal';
+export * from './account';

@@ -26,7 +26,11 @@ const RULES: Rule[] = [
 	// Echo sinks are addressed by their secret key, called by anyone who has it.
 	{ methods: '*', path: /^\/sink\//, access: 'public' },
 	{ methods: '*', path: /^\/(admin|api\/users|api\/audit)(\/|$)/, access: 'admin' },
-	{ methods: '*', path: /^\/api\/profiles\/[^/]+\/backup\/secrets\/?$/, access: 'admin' },
+	{
+		methods: '*',
+		path: /^\/api\/profiles\/[^/]+\/(backup|export\.xml)\/secrets\/?$/,
+		access: 'admin'
+	},
 	{ methods: '*', path: /^\/(logout|account)(\/|$)/, access: 'user' },
 	{ methods: '*', path: /^\/api\/(session|tokens|me)(\/|$)/, access: 'user' },
 	{ methods: ['POST'], path: /^\/api\/preview\/?$/, access: 'viewer' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findService, sampleValues } from '$lib/core/catalogue';
+import { declaredAccountKeys } from '$lib/core/xml/account';
 import { isSecretKey, SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
 import { buildRequests, secretsUsed, type BuildInput, type Values } from '$lib/core/request';
 import type { ServerContext } from '../context';
@@ -163,12 +164,15 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 	if ('profileId' in input) {
 		const { document, scenario } = await scenarioOf(ctx, input.profileId, input.scenario);
 		const service = findService(input.service)!;
+		const accountKeys = declaredAccountKeys(document.preservedXml);
 		const build = {
 			service: input.service,
 			settings: document.services[input.service as keyof typeof document.services] ?? {},
-			// As the profile editor previews it: the scenario's values over the samples.
-			values: { ...(sampleValues(service) as Values), ...scenario.values },
-			rawSubstitution: document.rawSubstitution
+			// As the profile editor previews it: the scenario's values over the samples (the
+			// profile's own account values among them).
+			values: { ...(sampleValues(service, accountKeys) as Values), ...scenario.values },
+			rawSubstitution: document.rawSubstitution,
+			accountKeys
 		};
 		const stored = Object.keys(scenario.values).filter(
 			(key) => isSecretKey(key) && scenario.values[key] !== ''

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import { maskKeptCredentials } from '$lib/core/profile';
 import { decodeXmlBytes, importXml } from '$lib/core/xml';
 import { serverContext } from '$lib/server/context';
 import { apiError } from '$lib/server/http';
@@ -20,7 +21,9 @@ export const POST: RequestHandler = async ({ request, url }) => {
 	const imported = importXml(decoded.text);
 	if (!imported.ok) return unreadable('invalid_xml', imported.issues);
 	const { form, services, preservedXml, conflicts } = imported.value;
-	const answer = { form, services, preservedXml, conflicts, issues: imported.issues };
+	// Credentials of the XML (`<password>`) are secrets: never sent back, even to who sent them.
+	const kept = maskKeptCredentials(preservedXml);
+	const answer = { form, services, preservedXml: kept, conflicts, issues: imported.issues };
 	const profile = url.searchParams.get('profile');
 	if (profile === null) return json(answer);
 	const reviewed = await reviewXmlImport(serverContext(), profile, decoded.text);
