@@ -239,8 +239,16 @@ async function callOne(
 	}
 }
 
-/** Build errors that refuse a test call before anything is sent. */
-const REFUSING = new Set(['header_crlf', 'invalid_header']);
+/**
+ * Build errors that refuse a test call before anything is sent, with the code answered: a header
+ * that cannot be sent as written, and a plain http: URL of a service the catalogue makes
+ * https-only (the same issue the editor's diagnostics show, from the same catalogue rule).
+ */
+const REFUSING = new Map([
+	['header_crlf', 'invalid_header'],
+	['invalid_header', 'invalid_header'],
+	['https_required', 'https_required']
+]);
 
 /** Why a call is not run: the user already has the most calls running. */
 export class TooManyCallsError extends Error {}
@@ -273,10 +281,10 @@ export async function runTestCall(
 		]);
 		// Issues quote expanded URLs and headers: they are answered and kept with secrets masked.
 		const issues = maskSecretsIn(built.issues, forms);
-		// A header that cannot be sent as written refuses the whole call: sending the request
-		// without it would test something else than what the caller sends.
+		// A header that cannot be sent as written, or a URL the caller refuses, refuses the whole
+		// call: sending it anyway would test something else than what the caller does.
 		const broken = issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
-		if (broken) throw new CallInputError(400, 'invalid_header', broken.message);
+		if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
 		const calls: CallResult[] = [];
 		for (const request of built.requests) {
 			calls.push(await callOne(ctx, actor, call, request, forms, appOrigins, controller.signal));
