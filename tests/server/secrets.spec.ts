@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverWithAdmin } from '../helpers/fixtures';
+import { createProfile, profileDocument, serverWithAdmin } from '../helpers/fixtures';
 import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
@@ -472,5 +472,26 @@ describe('a secret in any spot of a template', () => {
 			}),
 			{ numRuns: 3 }
 		);
+	});
+});
+
+describe('a stored secret typed into a host', () => {
+	it('is refused with the origin named by its mask, in the answer and the audit log', async () => {
+		const stored = 'Stored-Host-Secret-1';
+		const document = profileDocument({ [KEY]: stored });
+		document.services.mediaRefSend = {
+			genericMediaRefSendUrl: `http://${spot}.example.invalid:22/`
+		};
+		const id = await createProfile(admin, 'Secret in a host', document);
+		const answer = await admin.json<CallAnswer>('/api/test-calls', {
+			method: 'POST',
+			json: { profileId: id, service: 'mediaRefSend', scenario: 'Text message' }
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatchObject({ code: 'secret_origin' });
+		expect(answer.body.error!.message).toContain(`http://${MASK}.example.invalid:22`);
+		expectNoSecret('The refusal', [answer.text], stored);
+		const audit = await admin.json('/api/audit?limit=1000');
+		expectNoSecret('The audit log', [audit.text, ...strings(audit.body)], stored);
 	});
 });
