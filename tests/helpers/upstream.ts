@@ -44,8 +44,13 @@ export interface Upstream {
 const TLS_DIR = path.resolve(import.meta.dirname, '../fixtures/tls');
 export const TEST_CERTIFICATE = path.join(TLS_DIR, 'cert.pem');
 
-/** Starts an upstream; `tls` makes it answer HTTPS with the test certificate. */
-export async function startUpstream(options: { tls?: boolean } = {}): Promise<Upstream> {
+/**
+ * Starts an upstream; `tls` makes it answer HTTPS with the test certificate; `otherwise` answers
+ * when nothing is queued (200 with no body by default).
+ */
+export async function startUpstream(
+	options: { tls?: boolean; otherwise?: Answer } = {}
+): Promise<Upstream> {
 	const requests: Received[] = [];
 	const queue: Answer[] = [];
 	const sockets = new Set<Socket>();
@@ -67,7 +72,7 @@ export async function startUpstream(options: { tls?: boolean } = {}): Promise<Up
 				headers,
 				body: Buffer.concat(chunks).toString('utf8')
 			});
-			const answer = queue.shift() ?? { status: 200 };
+			const answer = queue.shift() ?? options.otherwise ?? { status: 200 };
 			if (typeof answer === 'function') return answer(req, res);
 			res.writeHead(answer.status, answer.headers);
 			res.end(answer.body);

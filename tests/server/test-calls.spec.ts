@@ -8,13 +8,28 @@ import type {
 	ResponseEnvelope
 } from '../../src/lib/server/test-calls';
 import type { ProfileDocument } from '../../src/lib/core/profile';
-import { createProfile, createUser, profileDocument, serverWithAdmin } from '../helpers/fixtures';
-import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
-import { startUpstream, type Upstream } from '../helpers/upstream';
+import {
+	ADMIN,
+	ADMIN_ENV,
+	createProfile,
+	createUser,
+	profileDocument,
+	serverWithAdmin
+} from '../helpers/fixtures';
+import {
+	Client,
+	freePort,
+	startServer,
+	stopAllServers,
+	type ClientRequest,
+	type TestServer
+} from '../helpers/server';
+import { startUpstream, TEST_CERTIFICATE, type Upstream } from '../helpers/upstream';
 
 /**
  * Test calls through the real built server to real local upstreams. The test configuration
  * opens 127.0.0.1 (OUTBOUND_ALLOW) and high ports; timeouts are short so slow cases end fast.
+ * The https-only services are called on an HTTPS upstream whose certificate the server trusts.
  */
 
 interface Call {
@@ -38,20 +53,25 @@ const TEST_ENV = {
 	OUTBOUND_PORTS: '1024-65535',
 	OUTBOUND_HEADERS_TIMEOUT_MS: '1000',
 	OUTBOUND_TOTAL_TIMEOUT_MS: '4000',
-	OUTBOUND_MAX_IN_FLIGHT: '2'
+	OUTBOUND_MAX_IN_FLIGHT: '2',
+	NODE_EXTRA_CA_CERTS: TEST_CERTIFICATE
 };
 
 let admin: Client;
 let server: TestServer;
 let upstream: Upstream;
+/** The HTTPS upstream, for the services that accept only https: URLs. */
+let secure: Upstream;
 
 beforeAll(async () => {
 	({ admin, server } = await serverWithAdmin(TEST_ENV));
 	upstream = await startUpstream();
+	secure = await startUpstream({ tls: true });
 });
 
 afterAll(async () => {
 	await upstream.stop();
+	await secure.stop();
 	await stopAllServers();
 });
 
@@ -231,15 +251,17 @@ describe('test calls', () => {
 		pushTokenReporter: 'pushTokenReporterUrl',
 		extSSOProv: 'extSSOProvUrl'
 	};
+	const HTTPS_ONLY = ['externalAuth', 'extSSOProv'];
 
 	it.each(cases)(
 		'%s answered %j gets the interpretation of the catalogue',
 		async (service, extra, answer, kind, shown) => {
-			upstream.answerNext(answer);
+			const target = HTTPS_ONLY.includes(service) ? secure : upstream;
+			target.answerNext(answer);
 			const result = one(
 				await call(admin, {
 					service,
-					settings: { [URL_KEYS[service]]: `${upstream.url}/${service}`, ...extra }
+					settings: { [URL_KEYS[service]]: `${target.url}/${service}`, ...extra }
 				})
 			);
 			expect(result.error).toBeUndefined();
@@ -339,18 +361,18 @@ describe('test calls', () => {
 
 	it('masks secrets in the answer, the history and the audit log, but sends them', async () => {
 		const password = 'Hunter2-secret';
-		const before = upstream.requests.length;
-		upstream.answerNext({
+		const before = secure.requests.length;
+		secure.answerNext({
 			status: 400,
 			headers: JSON_TYPE,
 			body: `{"message":"wrong password ${password}"}`
 		});
 		const answer = await call(admin, {
 			service: 'externalAuth',
-			settings: { externalAuthUrl: `${upstream.url}/s?p=%password%&h=%sha1(%password%)%` },
+			settings: { externalAuthUrl: `${secure.url}/s?p=%password%&h=%sha1(%password%)%` },
 			values: { password }
 		});
-		expect(upstream.requests[before].url).toContain(`p=${password}`);
+		expect(secure.requests[before].url).toContain(`p=${password}`);
 		const text = JSON.stringify(answer.body);
 		expect(text).not.toContain(password);
 		expect(one(answer).interpretation!.summary).toContain('“wrong password ••••••••”');
@@ -363,14 +385,14 @@ describe('test calls', () => {
 		expect(JSON.stringify(audit.body)).not.toContain(password);
 		expect(audit.body.entries![0].details).toMatchObject({
 			method: 'GET',
-			origin: upstream.url,
+			origin: secure.url,
 			status: 400
 		});
 	});
 
 	it('masks a secret echoed inside a binary body too', async () => {
 		const password = 'Binary-secret-42';
-		upstream.answerNext({
+		secure.answerNext({
 			status: 200,
 			headers: { 'content-type': 'application/octet-stream' },
 			body: Buffer.concat([
@@ -381,7 +403,7 @@ describe('test calls', () => {
 		});
 		const answer = await call(admin, {
 			service: 'externalAuth',
-			settings: { externalAuthUrl: `${upstream.url}/bin?p=%password%` },
+			settings: { externalAuthUrl: `${secure.url}/bin?p=%password%` },
 			values: { password }
 		});
 		const response = one(answer).response as unknown as { body: string; bodyEncoding: string };
@@ -469,22 +491,22 @@ describe('test calls', () => {
 
 	it('sends a saved profile scenario with its stored secret', async () => {
 		const document = profileDocument({ password: 'stored-Secret-9' });
-		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };
+		document.services.externalAuth = { externalAuthUrl: `${secure.url}/p?pw=%password%` };
 		const id = await createProfile(admin, 'Test call profile', document);
-		const before = upstream.requests.length;
+		const before = secure.requests.length;
 		const answer = await call(admin, {
 			profileId: id,
 			service: 'externalAuth',
 			scenario: 'Text message'
 		});
 		expect(answer.status).toBe(200);
-		expect(upstream.requests[before].url).toBe('/p?pw=stored-Secret-9');
+		expect(secure.requests[before].url).toBe('/p?pw=stored-Secret-9');
 		expect(JSON.stringify(answer.body)).not.toContain('stored-Secret-9');
 
 		// A masked value takes the stored secret only towards the saved origin.
 		const elsewhere = await call(admin, {
 			service: 'externalAuth',
-			settings: { externalAuthUrl: `http://127.0.0.1:${upstream.port + 1}/x?pw=%password%` },
+			settings: { externalAuthUrl: `https://127.0.0.1:${secure.port + 1}/x?pw=%password%` },
 			values: { password: '••••••••' },
 			secretsFrom: { profileId: id, scenario: 'Text message' }
 		});
@@ -494,7 +516,7 @@ describe('test calls', () => {
 
 	it('keeps a stored secret bound to the URLs it was typed with, through saves, restores and copies', async () => {
 		const document = profileDocument({ password: 'bound-Secret-7' });
-		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };
+		document.services.externalAuth = { externalAuthUrl: `${secure.url}/p?pw=%password%` };
 		const id = await createProfile(admin, 'Bound secret', document);
 		const saved = async (path: string) => {
 			const head = await admin.json<{ profile: { revision: number; document: ProfileDocument } }>(
@@ -513,14 +535,14 @@ describe('test calls', () => {
 			call(admin, { profileId, service: 'externalAuth', scenario: 'Text message' });
 
 		// Moved to another origin with the mask: the stored password does not follow.
-		const elsewhere = `http://localhost:${upstream.port}/p?pw=%password%`;
+		const elsewhere = `https://localhost:${secure.port}/p?pw=%password%`;
 		await saved(elsewhere);
-		const before = upstream.requests.length;
+		const before = secure.requests.length;
 		const moved = await send();
 		expect(moved.status).toBe(400);
 		expect(moved.body.error!.code).toBe('secret_origin');
-		expect(moved.body.error!.message).toContain(upstream.url);
-		expect(upstream.requests.length).toBe(before);
+		expect(moved.body.error!.message).toContain(secure.url);
+		expect(secure.requests.length).toBe(before);
 		const audit = await admin.json('/api/audit?action=test_call');
 		expect(audit.body.entries![0]).toMatchObject({
 			target: 'externalAuth',
@@ -539,12 +561,12 @@ describe('test calls', () => {
 			json: { name: 'Bound secret copy', duplicateOf: id }
 		});
 		expect((await send(copy.body.profile.id)).body.error?.code).toBe('secret_origin');
-		expect(upstream.requests.length).toBe(before);
+		expect(secure.requests.length).toBe(before);
 
 		// Back at the origin it was typed for, it is sent again.
-		await saved(`${upstream.url}/q?pw=%password%`);
+		await saved(`${secure.url}/q?pw=%password%`);
 		expect((await send()).status).toBe(200);
-		expect(upstream.requests.at(-1)?.url).toBe('/q?pw=bound-Secret-7');
+		expect(secure.requests.at(-1)?.url).toBe('/q?pw=bound-Secret-7');
 	});
 
 	it('waits out a sink’s delay, and ends one past the overall limit as a timeout', async () => {
@@ -571,6 +593,47 @@ describe('test calls', () => {
 		expect(quick.response).toMatchObject({ status: 204, via: 'sink' });
 	});
 
+	it.each([
+		['externalAuth', 'externalAuthUrl', 'External Authentication'],
+		['extSSOProv', 'extSSOProvUrl', 'External provisioning']
+	])(
+		'refuses %s on an http: URL for the reason the diagnostics give, sending nothing',
+		async (service, key, title) => {
+			const body = { service, settings: { [key]: `${upstream.url}/auth` } };
+			const preview = await admin.json<CallAnswer>('/api/preview', { method: 'POST', json: body });
+			const lint = (
+				preview.body.issues as { code: string; severity: string; message: string }[]
+			).filter((i) => i.code === 'https_required');
+			expect(lint).toMatchObject([{ severity: 'error' }]);
+			expect(lint[0].message).toContain(title);
+			const before = upstream.connections();
+			const answer = await call(admin, body);
+			expect(answer.status).toBe(400);
+			expect(answer.body.error).toEqual({ code: 'https_required', message: lint[0].message });
+			expect(upstream.connections()).toBe(before);
+			const audit = await admin.json('/api/audit?action=test_call&limit=1');
+			expect(audit.body.entries![0]).toMatchObject({
+				target: service,
+				details: { refused: 'https_required' }
+			});
+		}
+	);
+
+	it('refuses an https-only service of a saved profile whose URL is http:', async () => {
+		const document = profileDocument({ password: 'plain-http-Secret' });
+		document.services.externalAuth = { externalAuthUrl: `${upstream.url}/p?pw=%password%` };
+		const id = await createProfile(admin, 'Plain http auth', document);
+		const before = upstream.connections();
+		const answer = await call(admin, {
+			profileId: id,
+			service: 'externalAuth',
+			scenario: 'Text message'
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error!.code).toBe('https_required');
+		expect(upstream.connections()).toBe(before);
+	});
+
 	it('refuses viewers, and names the field of a bad body', async () => {
 		const viewer = await createUser(admin, 'viewer', 'calls-viewer@example.test');
 		const refused = await call(viewer.client, { service: 'sendMessage', settings: {} });
@@ -578,5 +641,76 @@ describe('test calls', () => {
 		const bad = await call(admin, { service: 'nope', settings: {} });
 		expect(bad.status).toBe(400);
 		expect(bad.body.error!.message).toContain('service');
+	});
+});
+
+/** A client reaching the app through a TLS-terminating proxy that passes the scheme on. */
+class ProxiedClient extends Client {
+	constructor(
+		server: TestServer,
+		readonly scheme: 'http' | 'https'
+	) {
+		super(server);
+	}
+
+	override fetch(pathname: string, init: ClientRequest = {}): Promise<Response> {
+		const headers = new Headers(init.headers);
+		headers.set('x-forwarded-proto', this.scheme);
+		headers.set('origin', `${this.scheme}://${new URL(this.server.url).host}`);
+		return super.fetch(pathname, { ...init, headers });
+	}
+}
+
+describe('echo sinks where the app is served over https', () => {
+	let proxied: TestServer;
+	let secureClient: ProxiedClient;
+	let plainClient: ProxiedClient;
+	let key: string;
+
+	beforeAll(async () => {
+		proxied = await startServer({ env: { ...ADMIN_ENV, ...TEST_ENV, TRUST_PROXY: '1' } });
+		secureClient = new ProxiedClient(proxied, 'https');
+		expect((await secureClient.login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		plainClient = new ProxiedClient(proxied, 'http');
+		plainClient.session = secureClient.session;
+		const made = await secureClient.json<{ sink: { key: string } }>('/api/sinks', {
+			method: 'POST',
+			json: { name: 'Behind TLS' }
+		});
+		expect(made.status).toBe(201);
+		key = made.body.sink.key;
+	});
+
+	it('gives the sink an https: address, and an https-only service reaches it', async () => {
+		const host = new URL(proxied.url).host;
+		const page = (await (await secureClient.fetch(`/sinks/${key}`)).text()).replace(/\s+/g, ' ');
+		expect(page).toContain(`https://${host}/sink/${key}/`);
+		expect(page).toContain('those that accept only https: URLs');
+		const answer = await secureClient.json<CallAnswer>('/api/test-calls', {
+			method: 'POST',
+			json: {
+				service: 'externalAuth',
+				settings: { externalAuthUrl: `https://${host}/sink/${key}/a` }
+			}
+		});
+		expect(answer.status).toBe(200);
+		expect(one(answer).response).toMatchObject({ status: 200, via: 'sink' });
+	});
+
+	it('says over plain http that https-only services cannot be tried against the sink', async () => {
+		const host = new URL(proxied.url).host;
+		const page = (await (await plainClient.fetch(`/sinks/${key}`)).text()).replace(/\s+/g, ' ');
+		expect(page).toContain(`http://${host}/sink/${key}/`);
+		expect(page).toContain('cannot be tried against this sink');
+		expect(page).toContain('External Authentication and External provisioning on SSO');
+		const answer = await plainClient.json<CallAnswer>('/api/test-calls', {
+			method: 'POST',
+			json: {
+				service: 'externalAuth',
+				settings: { externalAuthUrl: `http://${host}/sink/${key}/a` }
+			}
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error!.code).toBe('https_required');
 	});
 });

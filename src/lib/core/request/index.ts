@@ -6,6 +6,14 @@ export type { ScenarioValue, Values } from './values';
 export { MANAGED_HEADERS } from './headers';
 export { urlCandidates, chosenUrl, resolveSettings, type UrlCandidate } from './settings';
 export * from './sso';
-export { redactRequest, scrubSecrets, secretsUsed, type RedactedRequest } from './redact';
+export {
+	redactRequest,
+	scrubSecrets,
+	secretsUsed,
+	secretForms,
+	maskSecretsIn,
+	shownOrigin,
+	type RedactedRequest
+} from './redact';
 export { urlOrigins } from './origins';
 export { countIssues, countOf, describeCounts, worstOf, type IssueCounts } from './summary';

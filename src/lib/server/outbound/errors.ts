@@ -2,7 +2,8 @@ import type { Denial } from './policy';
 
 /**
  * Why an outbound call was refused or failed. `code` is stable (the API answers it); `rule` and
- * `address` name the policy and the address for a refusal.
+ * `address` name the policy and the address for a refusal. Messages name a request by its
+ * method and its URL as shown (secrets masked), never by the URL that was sent.
  */
 
 /** The stable codes of outbound failures. */
@@ -44,18 +45,18 @@ export class OutboundError extends Error {
 		return new OutboundError(denial.code, denial.message, denial);
 	}
 
-	/** A call cancelled by its user. */
+	/** A call cancelled by its user; `request` as shown (secrets masked). */
 	static cancelled(request: { method: string; url: string }): OutboundError {
 		return new OutboundError('cancelled', `${request.method} ${request.url}: cancelled.`);
 	}
 
-	/** A call with no complete answer within the overall limit. */
+	/** A call with no complete answer within the overall limit; `request` as shown. */
 	static timedOut(request: { method: string; url: string }, limitMs: number): OutboundError {
 		const within = `no complete answer within ${limitMs / 1000} s`;
 		return new OutboundError('timeout', `${request.method} ${request.url}: ${within}.`);
 	}
 
-	/** Any failure of a request, as an outbound error naming its method and URL. */
+	/** Any failure of a request, as an outbound error naming its method and URL as shown. */
 	static from(error: unknown, request: { method: string; url: string }): OutboundError {
 		return toOutboundError(error, request.method, request.url);
 	}
@@ -81,7 +82,10 @@ const NETWORK_CODES: Record<string, OutboundErrorCode> = {
 	UND_ERR_SOCKET: 'upstream_error'
 };
 
-/** Maps what the network layer threw to an {@link OutboundError} naming method and URL. */
+/**
+ * Maps what the network layer threw to an {@link OutboundError} naming method and URL: pass the
+ * URL as shown (secrets masked).
+ */
 export function toOutboundError(error: unknown, method: string, url: string): OutboundError {
 	if (error instanceof OutboundError) return error;
 	const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };

@@ -24,6 +24,11 @@ export interface OutboundRequest {
 	url: string;
 	headers: HeaderField[];
 	body: string | null;
+	/**
+	 * The URL as every message names it: the redacted URL (secrets masked) when the request
+	 * carries secrets. The URL itself when absent.
+	 */
+	shownUrl?: string;
 }
 
 /** Time and size limits of one call. */
@@ -104,15 +109,43 @@ function responseHeaders(raw: Buffer[] | string[]): HeaderField[] {
 	return fields;
 }
 
-function parseUrl(url: string): URL {
+function parseUrl(url: string, shown: string): URL {
 	try {
 		return new URL(url);
 	} catch {
-		throw new OutboundError('invalid_url', `"${url}" is not a URL the server can call.`, {
+		throw new OutboundError('invalid_url', `"${shown}" is not a URL the server can call.`, {
 			rule: 'url',
-			address: url
+			address: shown
 		});
 	}
+}
+
+/** The host of a URL as written (after any user info, before the port). */
+function writtenHost(url: string): string | null {
+	const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#\\]*@)?([^/?#\\]*)/.exec(url);
+	if (!authority) return null;
+	return authority[1].replace(/:\d*$/, '');
+}
+
+/**
+ * The error with the URL's host name replaced by the host as shown, in its message and
+ * address: the network layer (resolver, TLS) names the host it was given, which holds a secret
+ * when a secret was placed in the host.
+ */
+function withShownHost(
+	error: OutboundError,
+	url: URL,
+	request: { url: string; shownUrl: string }
+): OutboundError {
+	const shown = writtenHost(request.shownUrl);
+	// The host as written is the same: nothing was masked in it.
+	if (shown === null || shown === writtenHost(request.url)) return error;
+	const real = [url.hostname, url.hostname.replace(/^\[(.*)\]$/, '$1')].filter((h) => h !== '');
+	const hide = (text: string) => real.reduce((out, host) => out.split(host).join(shown), text);
+	return new OutboundError(error.code, hide(error.message), {
+		rule: error.rule,
+		address: error.address === undefined ? undefined : hide(error.address)
+	});
 }
 
 /**
@@ -124,9 +157,12 @@ export async function sendOutbound(
 	options: { policy: OutboundPolicy; limits: OutboundLimits; signal?: AbortSignal }
 ): Promise<OutboundResponse> {
 	const { policy, limits } = options;
-	const url = parseUrl(request.url);
+	// Messages name the request as shown: a secret in the URL never reaches a message.
+	const target = { method: request.method, url: request.shownUrl ?? request.url };
+	const shownRequest = { url: request.url, shownUrl: target.url };
+	const url = parseUrl(request.url, target.url);
 	const denial = checkTarget(url, request.method, policy);
-	if (denial) throw OutboundError.denied(denial);
+	if (denial) throw withShownHost(OutboundError.denied(denial), url, shownRequest);
 	const headers = outgoingHeaders(request.headers);
 
 	const record: ConnectRecord = { timings: { dns: null, connect: null, tls: null }, address: null };
@@ -178,9 +214,9 @@ export async function sendOutbound(
 			address: record.address
 		};
 	} catch (error) {
-		if (options.signal?.aborted) throw OutboundError.cancelled(request);
-		if (timedOut) throw OutboundError.timedOut(request, limits.totalMs);
-		throw toOutboundError(error, request.method, request.url);
+		if (options.signal?.aborted) throw OutboundError.cancelled(target);
+		if (timedOut) throw OutboundError.timedOut(target, limits.totalMs);
+		throw withShownHost(toOutboundError(error, target.method, target.url), url, shownRequest);
 	} finally {
 		clearTimeout(timer);
 		options.signal?.removeEventListener('abort', cancel);

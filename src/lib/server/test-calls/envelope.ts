@@ -1,5 +1,5 @@
 import { SECRET_MASK } from '$lib/core/profile/secrets';
-import { scrubSecrets } from '$lib/core/request';
+import { maskSecretsIn, scrubSecrets } from '$lib/core/request';
 import { interpretResponse, type Interpretation } from '$lib/core/response';
 import type { Values } from '$lib/core/request';
 import type { HeaderField, Timings } from '../outbound';
@@ -47,8 +47,8 @@ export interface ReceivedResponse {
 }
 
 /**
- * The body with every secret's UTF-8 bytes replaced by the mask's, so a binary answer (shown as
- * base64) that echoes a password does not carry it either.
+ * The body with the UTF-8 bytes of every secret form replaced by the mask's, so a binary answer
+ * (shown as base64) that echoes a password does not carry it either.
  */
 function scrubBytes(body: Uint8Array, secrets: readonly string[]): Buffer {
 	let out = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -72,8 +72,9 @@ function header(headers: HeaderField[], name: string): string | null {
 }
 
 /**
- * The envelope and the interpretation of a response. `secrets` are the texts sent in place of
- * secret values: an upstream that echoes them back gets them masked here too.
+ * The envelope and the interpretation of a response. `secrets` are every form of the secrets
+ * the call carried (`secretForms`): an upstream that echoes one back, as sent or decoded, gets it
+ * masked in the status text, the headers, the body and the interpretation.
  */
 export function envelope(
 	service: string,
@@ -86,10 +87,7 @@ export function envelope(
 		decoded.encoding === 'text'
 			? decoded.text
 			: new TextDecoder().decode(response.body, { stream: response.truncated });
-	const headers = response.headers.map((h) => ({
-		name: h.name,
-		value: scrubSecrets(h.value, secrets)
-	}));
+	const headers = maskSecretsIn(response.headers, secrets);
 	const status = response.status;
 	const location = header(headers, 'location');
 	const interpretation = interpretResponse(
@@ -103,7 +101,7 @@ export function envelope(
 	return {
 		response: {
 			status,
-			statusText: response.statusText,
+			statusText: scrubSecrets(response.statusText, secrets),
 			headers,
 			body: decoded.encoding === 'text' ? scrubSecrets(decoded.text, secrets) : decoded.text,
 			bodyEncoding: decoded.encoding,
@@ -116,20 +114,7 @@ export function envelope(
 			redirect: status >= 300 && status < 400 && location !== null ? { location } : null,
 			decodeError: response.decodeError
 		},
-		interpretation: scrubInterpretation(interpretation, secrets)
+		// The interpretation quotes the body (the text a user is shown): masked like the body.
+		interpretation: maskSecretsIn(interpretation, secrets)
 	};
-}
-
-/** The interpretation quotes the body (the text a user is shown): masked like the body. */
-function scrubInterpretation(
-	interpretation: Interpretation,
-	secrets: readonly string[]
-): Interpretation {
-	if (!secrets.length) return interpretation;
-	return JSON.parse(
-		scrubSecrets(
-			JSON.stringify(interpretation),
-			secrets.map((s) => JSON.stringify(s).slice(1, -1))
-		)
-	) as Interpretation;
 }

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { findService, sampleValues } from '$lib/core/catalogue';
 import { declaredAccountKeys } from '$lib/core/xml/account';
 import { isSecretKey, SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
-import { buildRequests, secretsUsed, type BuildInput, type Values } from '$lib/core/request';
+import {
+	buildRequests,
+	secretsUsed,
+	shownOrigin,
+	type BuildInput,
+	type Values
+} from '$lib/core/request';
 import type { ServerContext } from '../context';
 import { PreviewInputSchema } from '../preview';
 import { headDocument, headSecretOrigins } from '../profiles';
@@ -78,11 +84,12 @@ async function scenarioOf(ctx: ServerContext, profileId: string, name: string) {
 	return { document, scenario };
 }
 
-function origins(input: BuildInput): Set<string> {
-	const found = new Set<string>();
+/** The origins of the requests, each with its form as shown (a secret in a host masked). */
+function origins(input: BuildInput): Map<string, string> {
+	const found = new Map<string, string>();
 	for (const request of buildRequests(input).requests) {
 		try {
-			found.add(new URL(request.url).origin);
+			found.set(new URL(request.url).origin, shownOrigin(request));
 		} catch {
 			// not a URL: the call is refused later, with the URL named
 		}
@@ -112,7 +119,7 @@ async function checkBindings(
 				throw new CallInputError(
 					400,
 					'secret_origin',
-					`The stored %${key}% was typed for ${allowed.join(', ') || 'no address of this profile'}; it is not sent to ${origin}. Type the value again (and save) to use it with this URL.`
+					`The stored %${key}% was typed for ${allowed.join(', ') || 'no address of this profile'}; it is not sent to ${shownOrigin(request)}. Type the value again (and save) to use it with this URL.`
 				);
 			}
 		}
@@ -147,12 +154,12 @@ async function fillSecrets(
 		settings: document.services[build.service as keyof typeof document.services] ?? {},
 		values
 	});
-	for (const origin of origins({ ...build, values })) {
+	for (const [origin, shown] of origins({ ...build, values })) {
 		if (!saved.has(origin)) {
 			throw new CallInputError(
 				400,
 				'secret_origin',
-				`A stored secret is sent only where the saved profile sends ${build.service} (${[...saved].join(', ') || 'nowhere yet'}), not to ${origin}. Save the profile first, or type the value.`
+				`A stored secret is sent only where the saved profile sends ${build.service} (${[...saved.values()].join(', ') || 'nowhere yet'}), not to ${shown}. Save the profile first, or type the value.`
 			);
 		}
 	}

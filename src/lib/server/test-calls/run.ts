@@ -1,5 +1,15 @@
-import { buildRequests, redactRequest, type BuiltRequest } from '$lib/core/request';
+import { isSecretKey, SECRET_MASK } from '$lib/core/profile';
+import {
+	buildRequests,
+	maskSecretsIn,
+	redactRequest,
+	secretForms,
+	shownOrigin,
+	type BuiltRequest,
+	type Values
+} from '$lib/core/request';
 import type { Issue } from '$lib/core/issues';
+import { sha1Hex } from '$lib/core/template';
 import type { Interpretation } from '$lib/core/response';
 import { recordAudit, type Actor } from '../audit';
 import type { ServerContext } from '../context';
@@ -19,7 +29,10 @@ import { CallInputError, type ResolvedCall } from './input';
 /**
  * Running a test call: the core builds the request(s) exactly as the preview shows them; each
  * goes through the outbound module (or, for this app's own sink, straight to the sink, without
- * a connection); the core interprets each answer. Secrets are masked in everything returned.
+ * a connection); the core interprets each answer. Secrets are masked in everything returned,
+ * kept or audited: messages are built from the redacted request, and every form in which a
+ * secret could come back (see `secretForms`) is masked in answers, errors, issues and audit
+ * details.
  */
 
 /** One request's outcome: a response and its interpretation, or why there is none. */
@@ -68,6 +81,8 @@ function sinkTarget(url: string, appOrigins: string[]): { key: string; path: str
 	} catch {
 		return null;
 	}
+	// A URL with user info is refused by the outbound policy, the app's own sink included.
+	if (parsed.username !== '' || parsed.password !== '') return null;
 	if (!appOrigins.includes(parsed.origin)) return null;
 	const match = /^\/sink\/([^/]+)(\/.*)?$/.exec(parsed.pathname);
 	if (!match || !SINK_KEY.test(match[1])) return null;
@@ -78,18 +93,22 @@ function sinkTarget(url: string, appOrigins: string[]): { key: string; path: str
  * Waits out a sink's delay as a slow server would be waited for: a cancel ends the wait, and a
  * delay past the overall limit ends as a timeout.
  */
-function sinkDelay(request: BuiltRequest, delayMs: number, signal: AbortSignal): Promise<void> {
+function sinkDelay(
+	shown: { method: string; url: string },
+	delayMs: number,
+	signal: AbortSignal
+): Promise<void> {
 	const limit = outboundConfig().limits.totalMs;
 	return new Promise((resolve, reject) => {
 		const done = () => {
 			signal.removeEventListener('abort', cancel);
 			if (delayMs <= limit) resolve();
-			else reject(OutboundError.timedOut(request, limit));
+			else reject(OutboundError.timedOut(shown, limit));
 		};
 		const timer = setTimeout(done, Math.min(delayMs, limit));
 		const cancel = () => {
 			clearTimeout(timer);
-			reject(OutboundError.cancelled(request));
+			reject(OutboundError.cancelled(shown));
 		};
 		signal.addEventListener('abort', cancel, { once: true });
 	});
@@ -98,6 +117,7 @@ function sinkDelay(request: BuiltRequest, delayMs: number, signal: AbortSignal):
 async function deliverToSink(
 	ctx: ServerContext,
 	request: BuiltRequest,
+	shown: { method: string; url: string },
 	target: { key: string; path: string },
 	signal: AbortSignal
 ): Promise<ReceivedResponse> {
@@ -122,7 +142,7 @@ async function deliverToSink(
 		via: 'test_call',
 		ip: null
 	});
-	if (answer && answer.delayMs > 0) await sinkDelay(request, answer.delayMs, signal);
+	if (answer && answer.delayMs > 0) await sinkDelay(shown, answer.delayMs, signal);
 	const status = answer?.status ?? 404;
 	const text = answer ? answer.body : '{"error":{"code":"not_found","message":"No such sink."}}';
 	const bytes = sinkAnswersWithBody(request.method, status)
@@ -147,19 +167,35 @@ async function deliverToSink(
 	};
 }
 
+/**
+ * The secret values of a scenario (the texts typed, before any encoding) and their SHA-1, which
+ * stands for the password wherever a caller sends `%sha1(…)%`.
+ */
+function secretValues(values: Values): string[] {
+	return Object.entries(values).flatMap(([key, value]) => {
+		if (!isSecretKey(key) || typeof value !== 'string' || value === SECRET_MASK) return [];
+		const hash = sha1Hex(value);
+		return [value, hash, hash.toUpperCase()];
+	});
+}
+
 async function callOne(
 	ctx: ServerContext,
 	actor: Actor,
 	call: ResolvedCall,
 	request: BuiltRequest,
+	forms: readonly string[],
 	appOrigins: string[],
 	signal: AbortSignal
 ): Promise<CallResult> {
 	const redacted = redactRequest(request);
 	const shown = previewRequest({ ...request, ...redacted });
+	const target = { method: request.method, url: redacted.url };
 	const sink = sinkTarget(request.url, appOrigins);
 	const started = performance.now();
-	const origin = URL.canParse(request.url) ? new URL(request.url).origin : '(not a URL)';
+	const origin = shownOrigin(request);
+	const audit = (details: Record<string, string | number | null>) =>
+		recordAudit(ctx.store, actor, 'test_call', call.build.service, maskSecretsIn(details, forms));
 	// A cancelled call sends none of its remaining requests (a sink's included).
 	if (signal.aborted) {
 		const message = `${request.method} ${shown.url}: cancelled before it was sent.`;
@@ -167,12 +203,13 @@ async function callOne(
 	}
 	try {
 		const received = sink
-			? await deliverToSink(ctx, request, sink, signal)
-			: await sendOutbound(request, { ...outboundConfig(), signal }).then(
-					(r): ReceivedResponse => ({ ...r, received: r.rawBytes, via: 'network' })
-				);
-		const result = envelope(call.build.service, received, call.build.values, redacted.secrets);
-		await recordAudit(ctx.store, actor, 'test_call', call.build.service, {
+			? await deliverToSink(ctx, request, target, sink, signal)
+			: await sendOutbound(
+					{ ...request, shownUrl: redacted.url },
+					{ ...outboundConfig(), signal }
+				).then((r): ReceivedResponse => ({ ...r, received: r.rawBytes, via: 'network' }));
+		const result = envelope(call.build.service, received, call.build.values, forms);
+		await audit({
 			method: request.method,
 			origin,
 			address: sink ? 'sink' : (received.address?.ip ?? null),
@@ -182,8 +219,8 @@ async function callOne(
 		});
 		return { request: shown, ...result };
 	} catch (error) {
-		const failure = error instanceof OutboundError ? error : OutboundError.from(error, request);
-		await recordAudit(ctx.store, actor, 'test_call', call.build.service, {
+		const failure = error instanceof OutboundError ? error : OutboundError.from(error, target);
+		await audit({
 			method: request.method,
 			origin,
 			error: failure.code,
@@ -192,15 +229,26 @@ async function callOne(
 			ms: Math.round(performance.now() - started)
 		});
 		const { code, message, rule, address } = failure;
-		return {
-			request: shown,
-			error: { code, message, ...(rule ? { rule } : {}), ...(address ? { address } : {}) }
+		const shownError = {
+			code,
+			message,
+			...(rule ? { rule } : {}),
+			...(address ? { address } : {})
 		};
+		return { request: shown, error: maskSecretsIn(shownError, forms) };
 	}
 }
 
-/** Build errors that refuse a test call before anything is sent. */
-const REFUSING = new Set(['header_crlf', 'invalid_header']);
+/**
+ * Build errors that refuse a test call before anything is sent, with the code answered: a header
+ * that cannot be sent as written, and a plain http: URL of a service the catalogue makes
+ * https-only (the same issue the editor's diagnostics show, from the same catalogue rule).
+ */
+const REFUSING = new Map([
+	['header_crlf', 'invalid_header'],
+	['invalid_header', 'invalid_header'],
+	['https_required', 'https_required']
+]);
 
 /** Why a call is not run: the user already has the most calls running. */
 export class TooManyCallsError extends Error {}
@@ -226,15 +274,22 @@ export async function runTestCall(
 	if (callId) running.set(runningKey(actor.id, callId), controller);
 	try {
 		const built = buildRequests(call.build);
-		// A header that cannot be sent as written refuses the whole call: sending the request
-		// without it would test something else than what the caller sends.
-		const broken = built.issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
-		if (broken) throw new CallInputError(400, 'invalid_header', broken.message);
+		// Every form of every secret this call carries: sent (encoded, hashed) or typed.
+		const forms = secretForms([
+			...built.requests.flatMap((r) => redactRequest(r).secrets),
+			...secretValues(call.build.values)
+		]);
+		// Issues quote expanded URLs and headers: they are answered and kept with secrets masked.
+		const issues = maskSecretsIn(built.issues, forms);
+		// A header that cannot be sent as written, or a URL the caller refuses, refuses the whole
+		// call: sending it anyway would test something else than what the caller does.
+		const broken = issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
+		if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
 		const calls: CallResult[] = [];
 		for (const request of built.requests) {
-			calls.push(await callOne(ctx, actor, call, request, appOrigins, controller.signal));
+			calls.push(await callOne(ctx, actor, call, request, forms, appOrigins, controller.signal));
 		}
-		return { calls, issues: built.issues };
+		return { calls, issues };
 	} finally {
 		if (callId) running.delete(runningKey(actor.id, callId));
 		inFlight!.release(actor.id);
