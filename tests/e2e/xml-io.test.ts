@@ -79,9 +79,7 @@ test.describe('XML export and import', () => {
 		).toContainText('<codec>opus</codec>');
 		await expect(changes).not.toContainText(/services\.|preservedXml|#\d/);
 		await expect(page.getByText(/<genericSmsPostData> \(line 3\) is deprecated/)).toBeVisible();
-		await expect(
-			page.getByText(/One account value \(<codec>\) is kept as written/)
-		).toBeVisible();
+		await expect(page.getByText(/One account value \(<codec>\) is kept as written/)).toBeVisible();
 		await expectAccessible(page);
 
 		await page.getByRole('button', { name: 'Apply as a new revision' }).click();

@@ -102,7 +102,8 @@ export class ServiceStatuses {
 		const raw = this.#source.rawSubstitution;
 		const kept = this.#cache.get(settings);
 		const keys = this.#source.accountKeys;
-		if (kept && kept.values === values && kept.raw === raw && kept.keys === keys) return kept.status;
+		if (kept && kept.values === values && kept.raw === raw && kept.keys === keys)
+			return kept.status;
 		const service = getService(serviceId);
 		const result = buildPreview(
 			service,

@@ -154,7 +154,9 @@ export function exportXml(
 	if (credentials.length > 0) {
 		const listed = [...new Set(credentials)].map((n) => `<${n}>`).join(', ');
 		const count =
-			credentials.length === 1 ? 'One credential element' : `${credentials.length} credential elements`;
+			credentials.length === 1
+				? 'One credential element'
+				: `${credentials.length} credential elements`;
 		issues.push({
 			code: 'xml_credentials_left_out',
 			severity: 'warning',
