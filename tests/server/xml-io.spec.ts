@@ -250,6 +250,9 @@ describe('import', () => {
 			json: { baseRevision: 1, xml: '<genericSmsSendUrl>https://other/</genericSmsSendUrl>' }
 		});
 		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts?.map((c) => c.path)).toEqual([
+			'services.sendMessage.genericSmsSendUrl'
+		]);
 		const conflict = await editor.client.json(`/api/profiles/${id}/import`, {
 			method: 'POST',
 			json: {
@@ -376,23 +379,38 @@ describe('backup', () => {
 			}
 		);
 		expect(secrets.body.document.scenarios[0].values['account[password]']).toBe(SECRET);
+		// On an older revision, the restore is merged with the head: a URL changed since, and
+		// restored to another value, is a conflict, and nothing is written.
+		const third = documentWith({ sendMessage: { genericSmsSendUrl: 'https://third/' } });
+		third.scenarios[0].values['account[password]'] = MASK;
+		expect(
+			(
+				await editor.client.json(`/api/profiles/${id}`, {
+					method: 'PUT',
+					json: { baseRevision: 3, document: third }
+				})
+			).status
+		).toBe(200);
 		const stale = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
 			method: 'POST',
 			json: { baseRevision: 2, backup }
 		});
 		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts?.map((c) => c.path)).toEqual([
+			'services.sendMessage.genericSmsSendUrl'
+		]);
 		const broken = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
 			method: 'POST',
-			json: { baseRevision: 3, backup: { ...backup, format: 'something else' } }
+			json: { baseRevision: 4, backup: { ...backup, format: 'something else' } }
 		});
 		expect(broken.status).toBe(400);
 		expect(broken.body.error?.code).toBe('invalid_backup');
-		expect((await head(editor.client, id)).revision).toBe(3);
+		expect((await head(editor.client, id)).revision).toBe(4);
 		expect(
 			(
 				await viewer.client.json(`/api/profiles/${id}/backup/restore`, {
 					method: 'POST',
-					json: { baseRevision: 3, backup }
+					json: { baseRevision: 4, backup }
 				})
 			).status
 		).toBe(403);
