@@ -5,7 +5,7 @@ import { templateConfig } from './config';
 
 /**
  * Completion after `%`: exactly the names this service's caller fills, with their meaning and a
- * sample value. Accepting one writes the whole placeholder, closing `%` included.
+ * sample value. Accepting one writes the whole placeholder, closing `]` and `%` included.
  */
 
 function sampleText(sample: unknown, secret: boolean): string {
@@ -34,7 +34,9 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 		type:
 			entry.scope === 'service' ? 'variable' : entry.scope === 'account' ? 'property' : 'constant',
 		info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
-		boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
+		// Services' own names first, then the account's, each in the catalogue's order (the most
+		// used first: `account[username]` before `account[userCallerId]`).
+		boost: (entry.scope === 'service' ? 2 : entry.scope === 'account' ? 1 : 0) - i / 1000
 	}));
 	const hasPassword = options.some((o) => o.label === '%account[password]%');
 	if (hasPassword)
@@ -46,10 +48,15 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 			info: 'SHA-1 (lowercase hex) of the password: safe to send where the password itself is not.',
 			boost: -1
 		});
-	const after = context.state.sliceDoc(context.pos, context.pos + 1);
+	// What already closes the placeholder after the cursor is replaced, not left behind: the `]`
+	// the bracket closer typed after `%account[`, and the closing `%`.
+	const after = context.state.sliceDoc(context.pos, context.pos + 2);
+	const inAccount = before.text.startsWith('%account[');
+	const closing =
+		inAccount && after.startsWith(']') ? (after === ']%' ? 2 : 1) : after[0] === '%' ? 1 : 0;
 	return {
 		from: before.from,
-		to: after === '%' ? context.pos + 1 : context.pos,
+		to: context.pos + closing,
 		options,
 		validFor: /^%(?:account\[)?[A-Za-z0-9_.-]*$/
 	};

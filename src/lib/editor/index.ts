@@ -14,6 +14,7 @@ export { templateCompletions } from './completion';
 export { templateDiagnostics, toDiagnostics } from './lint';
 export { marksInRange, placeholderAt } from './placeholders';
 export { bodyLanguage } from './language';
+export { externalChange, singleLine, type LineBreakNotice } from './single-line';
 
 /**
  * Everything a template editor needs, as one extension: placeholder highlighting (above the

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffDocuments, flattenDocument, sameJson, type FieldChange } from './diff';
+import { diffDocuments, flattenDocument, sameDocument, sameJson, type FieldChange } from './diff';
 import { emptyDocument, type ProfileDocument } from './schema';
 import { SECRET_MASK } from './secrets';
 
@@ -161,3 +161,13 @@ function canonical(value: unknown): string {
 	}
 	return JSON.stringify(value);
 }
+
+describe('sameDocument', () => {
+	it('sees no difference in a service left with no settings, nor in key order', () => {
+		const a = doc({ services: { sendMessage: { a: '1', b: '2' } } });
+		expect(sameDocument(a, doc({ services: { sendMessage: { b: '2', a: '1' } } }))).toBe(true);
+		expect(sameDocument(doc(), doc({ services: { sendMessage: {} } }))).toBe(true);
+		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1' } } }))).toBe(false);
+		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1', b: '3' } } }))).toBe(false);
+	});
+});

@@ -77,6 +77,22 @@ export function diffDocuments(before: ProfileDocument, after: ProfileDocument): 
 	return changes;
 }
 
+/**
+ * True when two documents hold the same fields: a service with no settings left, or key order,
+ * is no difference. Strings are compared as they are, never serialised.
+ */
+export function sameDocument(a: ProfileDocument, b: ProfileDocument): boolean {
+	if (a === b) return true;
+	const x = fieldsOf(a);
+	const y = fieldsOf(b);
+	if (x.size !== y.size) return false;
+	for (const [path, field] of x) {
+		const other = y.get(path);
+		if (!other || other.value !== field.value) return false;
+	}
+	return true;
+}
+
 /** True when two JSON values are equal (objects compared key by key, in any key order). */
 export function sameJson(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
