@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createProfile, expect, test, uniqueName } from './fixtures';
+import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
 
 /**
  * Nothing lost: two browsers editing one profile (their saves merge field by field, and only a
@@ -90,6 +90,7 @@ test.describe('two people editing one profile', () => {
 		await expect(fields.first()).toContainText('&from=a&by=a');
 		const saveChoices = conflict.getByRole('button', { name: 'Save with these choices' });
 		await expect(saveChoices).toBeDisabled();
+		await expectAccessible(b);
 		// Nothing was written meanwhile, and B's draft is intact.
 		expect((await headDocument(page, id)).revision).toBe(5);
 		await expect(b.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
@@ -127,6 +128,7 @@ test.describe('drafts', () => {
 		const dialog = page.getByRole('alertdialog', { name: 'Discard your unsaved changes?' });
 		await expect(dialog).toContainText('One changed field (in Send Message) will be lost');
 		await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+		await expectAccessible(page);
 		await page.keyboard.press('Enter');
 		await expect(dialog).toHaveCount(0);
 		await expect(page.getByRole('textbox', { name: URL_FIELD })).toHaveText(
