@@ -182,6 +182,19 @@ test.describe('drafts', () => {
 		await page.getByRole('textbox', { name: 'Message' }).focus();
 		await note.getByRole('link', { name: /go to the first/ }).click();
 		await expect(page.getByRole('textbox', { name: URL_FIELD })).toBeFocused();
+
+		// Saved from another service, the link leads to the service with the error.
+		await page.goto(`/profiles/${id}/services/extSSOProv`);
+		await typeAtEnd(
+			page,
+			'Initial provisioning URL (initialProvisioningUrl)',
+			'https://p.example/'
+		);
+		await saveAndWait(page, 3);
+		const again = page.getByRole('status').filter({ hasText: 'Saved with 1 error' });
+		await again.getByRole('link', { name: 'go to the first (Send Message)' }).click();
+		await expect(page).toHaveURL(new RegExp(`/profiles/${id}/services/sendMessage$`));
+		await expect(page.getByRole('textbox', { name: URL_FIELD })).toBeFocused();
 	});
 });
 

@@ -313,7 +313,6 @@ describe('concurrent saves', () => {
 
 describe('saves on an older revision', () => {
 	const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
-	const POST_PATH = 'services.sendMessage.genericSmsSendPostData';
 
 	function withSettings(settings: Record<string, string>, values: Record<string, string> = {}) {
 		const document = profileDocument(values);
