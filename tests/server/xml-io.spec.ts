@@ -238,6 +238,32 @@ describe('import', () => {
 		);
 	});
 
+	it('merges an import on an older revision with the changes saved since', async () => {
+		const id = await createProfile(editor.client, 'Merged import', documentWith({}));
+		const changed = documentWith({});
+		changed.scenarios[0].values['account[password]'] = MASK;
+		changed.scenarios[0].values.sms_body = 'saved meanwhile';
+		const saved = await editor.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: changed }
+		});
+		expect(saved.status).toBe(200);
+		const imported = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 1, xml: XML }
+		});
+		expect(imported.status, imported.text).toBe(200);
+		expect(imported.body.profile?.revision).toBe(3);
+		expect(imported.body.merged).toMatchObject({ base: 1, theirs: 2 });
+		const document = imported.body.profile!.document;
+		expect(document.services.sendMessage?.genericSmsSendUrl).toBe('https://new.example.com/?n=007');
+		expect(document.scenarios[0].values.sms_body).toBe('saved meanwhile');
+		const log = await admin.json('/api/audit?action=profile.imported');
+		expect(log.body.entries).toContainEqual(
+			expect.objectContaining({ target: id, details: { revision: 3, base: 1, mergedWith: 2 } })
+		);
+	});
+
 	it('answers 409 on a stale base and 400 for unresolved conflicts, writing nothing', async () => {
 		const id = await createProfile(editor.client, 'Stale', documentWith({}));
 		const first = await editor.client.json(`/api/profiles/${id}/import`, {
