@@ -77,4 +77,18 @@ describe('ProfileDraft', () => {
 		});
 		expect(draft.dirty).toBe(false);
 	});
+
+	it('discards back to the revision it saved last, not the one it was opened at', async () => {
+		const draft = new ProfileDraft(snapshot(1, withUrl('https://a.test/')));
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
+		const { fetcher } = server([200, { profile: snapshot(2, withUrl('https://b.test/')) }]);
+		expect(await draft.save('', fetcher)).toBe(true);
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://c.test/');
+		const drafts = { get: async () => undefined, put: async () => {}, delete: async () => {} };
+		draft.discard(drafts);
+		expect(draft.savedRevision).toBe(2);
+		expect(draft.baseRevision).toBe(2);
+		expect(draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://b.test/');
+		expect(draft.dirty).toBe(false);
+	});
 });

@@ -52,6 +52,7 @@ export class ProfileDraft implements SettingsSource {
 	/** What the last save took from others' revisions, when it was merged. */
 	merged = $state<SaveMerge | null>(null);
 	#saved = $state.raw<ProfileDocument>() as ProfileDocument;
+	#savedRevision = $state(0);
 	scenarioIndex = $state(0);
 
 	// Compared field by field, not as JSON: stringifying a megabyte body on each keystroke costs,
@@ -69,6 +70,7 @@ export class ProfileDraft implements SettingsSource {
 
 	#load(revision: number, document: ProfileDocument): void {
 		this.baseRevision = revision;
+		this.#savedRevision = revision;
 		this.document = structuredClone(document);
 		this.#saved = structuredClone(document);
 	}
@@ -102,8 +104,17 @@ export class ProfileDraft implements SettingsSource {
 		else await drafts.put(this.id, { baseRevision: this.baseRevision, document: this.document });
 	}
 
-	/** Drops the unsaved changes. */
-	discard(drafts: DraftStore, head: ProfileSnapshot): void {
+	/**
+	 * Drops the unsaved changes: the draft goes back to `head`, by default the newest revision
+	 * this page loaded or saved.
+	 */
+	discard(
+		drafts: DraftStore,
+		head: { revision: number; document: ProfileDocument } = {
+			revision: this.#savedRevision,
+			document: this.#saved
+		}
+	): void {
 		void drafts.delete(this.id).catch(() => {});
 		this.#load(head.revision, head.document);
 		this.conflict = null;
@@ -111,9 +122,14 @@ export class ProfileDraft implements SettingsSource {
 		this.merged = null;
 	}
 
-	/** The document this draft is based on (the revision it was loaded at). */
+	/** The newest revision this page loaded or saved, which a discard goes back to. */
 	get saved(): ProfileDocument {
 		return this.#saved;
+	}
+
+	/** The number of {@link saved}. */
+	get savedRevision(): number {
+		return this.#savedRevision;
 	}
 
 	settingsOf(serviceId: string): Record<string, string> {
