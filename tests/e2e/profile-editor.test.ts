@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { createProfile, expect, test, uniqueName } from './fixtures';
 
 test.describe('profile editor', () => {
-	test('saves with Ctrl+S, keeps a draft across reloads, and resolves a conflict', async ({
+	test('saves with Ctrl+S, keeps a draft across reloads, and merges a save made meanwhile', async ({
 		page
 	}) => {
 		const id = await createProfile(page, uniqueName('Editor'));
@@ -40,12 +40,16 @@ test.describe('profile editor', () => {
 		await page.keyboard.press('End');
 		await page.keyboard.type('&x=1');
 		await page.getByRole('button', { name: 'Save', exact: true }).click();
-		const conflict = page.getByRole('region', { name: /Revision 3 was saved/ });
-		await expect(conflict).toBeVisible();
-		await expect(conflict).toContainText('Send Message · Content type');
-		await conflict.getByRole('button', { name: 'Keep mine (then save)' }).click();
-		await page.getByRole('button', { name: 'Save', exact: true }).click();
+		// Their content type and my URL are different fields: the save merges them.
 		await expect(page.getByText('revision 4')).toBeVisible();
+		await expect(
+			page.getByRole('status').filter({ hasText: 'Merged with a save made meanwhile' })
+		).toContainText('Send Message · Content type');
+		await expect(page.getByRole('region', { name: /was saved by/ })).toHaveCount(0);
+		const merged = await (await page.request.get(`/api/profiles/${id}`)).json();
+		expect(merged.profile.document.services.sendMessage.genericSmsSendContentType).toBe(
+			'application/json'
+		);
 
 		await page.reload();
 		await expect(url).toHaveText('https://sms.example.com/send?to=%sms_to%&x=1');

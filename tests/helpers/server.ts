@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ProfileDocument, FieldChange } from '../../src/lib/core/profile';
+import type { ProfileDocument, FieldChange, MergeConflict } from '../../src/lib/core/profile';
 import type { ApiTokenView } from '../../src/lib/server/api-tokens';
 import type { AuthUser } from '../../src/lib/server/auth/session';
-import type { ProfileView } from '../../src/lib/server/profiles';
+import type { Merged, ProfileView } from '../../src/lib/server/profiles';
 import type { AuditEntry, ProfileRow, RevisionRow } from '../../src/lib/server/store/types';
 import type { UserView } from '../../src/lib/server/users';
 
@@ -205,6 +205,8 @@ export interface ApiAnswer {
 	profiles?: ProfileRow[];
 	current?: ProfileView;
 	yours?: ProfileDocument;
+	conflicts?: MergeConflict[];
+	merged?: Merged;
 	revisions?: Omit<RevisionRow, 'document' | 'secrets'>[];
 	from?: number;
 	to?: number;

@@ -28,7 +28,11 @@ describe('hardening', () => {
 		expect(first.status).toBe(200);
 		const stale = await admin.json(`/api/profiles/${id}`, {
 			method: 'PUT',
-			json: { baseRevision: 1, document: profileDocument({ 'account[password]': SECRET }) }
+			// The body changed on both sides: a conflict, so nothing is merged or written.
+			json: {
+				baseRevision: 1,
+				document: profileDocument({ 'account[password]': SECRET, sms_body: 'second' })
+			}
 		});
 		expect(stale.status).toBe(409);
 		expect(JSON.stringify(stale.body)).not.toContain(SECRET);

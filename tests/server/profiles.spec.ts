@@ -318,6 +318,120 @@ describe('concurrent saves', () => {
 	});
 });
 
+describe('saves on an older revision', () => {
+	const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
+
+	function withSettings(settings: Record<string, string>, values: Record<string, string> = {}) {
+		const document = profileDocument(values);
+		document.services.sendMessage = { ...document.services.sendMessage, ...settings };
+		return document;
+	}
+
+	it('merge field by field: their URL and my body are both kept', async () => {
+		const id = await createProfile(alice.client, 'Merged');
+		await save(alice.client, id, 1, withSettings({ genericSmsSendUrl: 'https://new.test/' }));
+		const mine = withSettings({ genericSmsSendPostData: '{"mine":1}' });
+		const answer = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: mine }
+		});
+		expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+		expect(answer.body.profile?.revision).toBe(3);
+		expect(answer.body.profile?.document.services.sendMessage).toEqual({
+			...profileDocument().services.sendMessage,
+			genericSmsSendUrl: 'https://new.test/',
+			genericSmsSendPostData: '{"mine":1}'
+		});
+		expect(answer.body.merged).toEqual({ base: 1, theirs: 2, fromTheirs: [URL_PATH], chosen: [] });
+	});
+
+	it('answer 409 naming only the field both changed, and save with a choice for it', async () => {
+		const id = await createProfile(alice.client, 'Both changed');
+		await save(
+			alice.client,
+			id,
+			1,
+			withSettings({ genericSmsSendUrl: 'https://theirs.test/' }, { sms_body: 'theirs' })
+		);
+		const mine = withSettings({ genericSmsSendUrl: 'https://mine.test/' }, { sms_to: '+1' });
+		const refused = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: mine }
+		});
+		expect(refused.status).toBe(409);
+		expect(refused.body.error?.message).toContain('Send Message · URL');
+		expect(refused.body.conflicts).toEqual([
+			{
+				path: URL_PATH,
+				label: 'Send Message · URL',
+				base: 'https://sms.example.com/send?to=%sms_to%',
+				mine: 'https://mine.test/',
+				theirs: 'https://theirs.test/',
+				secret: false
+			}
+		]);
+		expect((await viewer.client.json(`/api/profiles/${id}`)).body.profile?.headRevision).toBe(2);
+
+		// Choices made for another head are not applied.
+		const stale = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: {
+				baseRevision: 1,
+				document: mine,
+				choices: { [URL_PATH]: 'theirs' },
+				theirsRevision: 1
+			}
+		});
+		expect(stale.status).toBe(409);
+
+		const chosen = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: {
+				baseRevision: 1,
+				document: mine,
+				choices: { [URL_PATH]: 'theirs' },
+				theirsRevision: 2
+			}
+		});
+		expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+		const document = chosen.body.profile!.document;
+		expect(document.services.sendMessage?.genericSmsSendUrl).toBe('https://theirs.test/');
+		expect(document.scenarios[0].values).toEqual({ sms_to: '+1', sms_body: 'theirs' });
+		expect(chosen.body.merged?.chosen).toEqual([URL_PATH]);
+	});
+
+	it('keep a secret they changed when mine sends the mask, and conflict when both typed one', async () => {
+		const id = await createProfile(
+			alice.client,
+			'Merged secrets',
+			profileDocument({ 'account[password]': PLAIN })
+		);
+		await save(alice.client, id, 1, profileDocument({ 'account[password]': PLAIN_2 }));
+		// Bob still sees the mask of revision 1 and changes only the body.
+		const mine = masked(profileDocument({ 'account[password]': PLAIN, sms_body: 'bob' }));
+		const merged = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: mine }
+		});
+		expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+		expect(merged.body.merged?.fromTheirs).toEqual([PASSWORD_PATH]);
+		const diff = await viewer.client.json(`/api/profiles/${id}/diff?from=2&to=3`);
+		// The password stays the one saved in revision 2: only the body changed.
+		expect(diff.body.changes?.map((c) => c.path)).toEqual([BODY_PATH]);
+
+		const typed = await bob.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: profileDocument({ 'account[password]': 'typed-by-bob' }) }
+		});
+		expect(typed.status).toBe(409);
+		expect(typed.body.conflicts).toEqual([
+			{ path: PASSWORD_PATH, base: MASK, mine: MASK, theirs: MASK, secret: true }
+		]);
+		expect(typed.text).not.toContain('typed-by-bob');
+		expect(typed.text).not.toContain(PLAIN_2);
+	});
+});
+
 describe('bad input', () => {
 	let id: string;
 	beforeAll(async () => {

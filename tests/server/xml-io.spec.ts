@@ -246,6 +246,32 @@ describe('import', () => {
 		);
 	});
 
+	it('merges an import on an older revision with the changes saved since', async () => {
+		const id = await createProfile(editor.client, 'Merged import', documentWith({}));
+		const changed = documentWith({});
+		changed.scenarios[0].values['account[password]'] = MASK;
+		changed.scenarios[0].values.sms_body = 'saved meanwhile';
+		const saved = await editor.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: changed }
+		});
+		expect(saved.status).toBe(200);
+		const imported = await editor.client.json(`/api/profiles/${id}/import`, {
+			method: 'POST',
+			json: { baseRevision: 1, xml: XML }
+		});
+		expect(imported.status, imported.text).toBe(200);
+		expect(imported.body.profile?.revision).toBe(3);
+		expect(imported.body.merged).toMatchObject({ base: 1, theirs: 2 });
+		const document = imported.body.profile!.document;
+		expect(document.services.sendMessage?.genericSmsSendUrl).toBe('https://new.example.com/?n=007');
+		expect(document.scenarios[0].values.sms_body).toBe('saved meanwhile');
+		const log = await admin.json('/api/audit?action=profile.imported');
+		expect(log.body.entries).toContainEqual(
+			expect.objectContaining({ target: id, details: { revision: 3, base: 1, mergedWith: 2 } })
+		);
+	});
+
 	it('answers 409 on a stale base and 400 for unresolved conflicts, writing nothing', async () => {
 		const id = await createProfile(editor.client, 'Stale', documentWith({}));
 		const first = await editor.client.json(`/api/profiles/${id}/import`, {
@@ -258,6 +284,9 @@ describe('import', () => {
 			json: { baseRevision: 1, xml: '<genericSmsSendUrl>https://other/</genericSmsSendUrl>' }
 		});
 		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts?.map((c) => c.path)).toEqual([
+			'services.sendMessage.genericSmsSendUrl'
+		]);
 		const conflict = await editor.client.json(`/api/profiles/${id}/import`, {
 			method: 'POST',
 			json: {
@@ -471,23 +500,38 @@ describe('backup', () => {
 			}
 		);
 		expect(secrets.body.document.scenarios[0].values['account[password]']).toBe(SECRET);
+		// On an older revision, the restore is merged with the head: a URL changed since, and
+		// restored to another value, is a conflict, and nothing is written.
+		const third = documentWith({ sendMessage: { genericSmsSendUrl: 'https://third/' } });
+		third.scenarios[0].values['account[password]'] = MASK;
+		expect(
+			(
+				await editor.client.json(`/api/profiles/${id}`, {
+					method: 'PUT',
+					json: { baseRevision: 3, document: third }
+				})
+			).status
+		).toBe(200);
 		const stale = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
 			method: 'POST',
 			json: { baseRevision: 2, backup }
 		});
 		expect(stale.status).toBe(409);
+		expect(stale.body.conflicts?.map((c) => c.path)).toEqual([
+			'services.sendMessage.genericSmsSendUrl'
+		]);
 		const broken = await editor.client.json(`/api/profiles/${id}/backup/restore`, {
 			method: 'POST',
-			json: { baseRevision: 3, backup: { ...backup, format: 'something else' } }
+			json: { baseRevision: 4, backup: { ...backup, format: 'something else' } }
 		});
 		expect(broken.status).toBe(400);
 		expect(broken.body.error?.code).toBe('invalid_backup');
-		expect((await head(editor.client, id)).revision).toBe(3);
+		expect((await head(editor.client, id)).revision).toBe(4);
 		expect(
 			(
 				await viewer.client.json(`/api/profiles/${id}/backup/restore`, {
 					method: 'POST',
-					json: { baseRevision: 3, backup }
+					json: { baseRevision: 4, backup }
 				})
 			).status
 		).toBe(403);

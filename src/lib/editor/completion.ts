@@ -5,7 +5,7 @@ import { templateConfig } from './config';
 
 /**
  * Completion after `%`: exactly the names this service's caller fills, with their meaning and a
- * sample value. Accepting one writes the whole placeholder, closing `%` included.
+ * sample value. Accepting one writes the whole placeholder, closing `]` and `%` included.
  */
 
 function sampleText(sample: unknown, secret: boolean): string {
@@ -39,7 +39,9 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 						? 'property'
 						: 'constant',
 			info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
-			boost: entry.scope === 'service' ? 2 - i / 100 : entry.scope === 'account' ? 1 : 0
+			// Services' own names first, then the account's, each in the catalogue's order (the most
+			// used first: `account[username]` before `account[userCallerId]`).
+			boost: (entry.scope === 'service' ? 2 : entry.scope === 'account' ? 1 : 0) - i / 1000
 		})
 	);
 	const hasPassword = options.some((o) => o.label === '%account[password]%');
@@ -52,8 +54,8 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 			info: 'SHA-1 (lowercase hex) of the password: safe to send where the password itself is not.',
 			boost: -1
 		});
-	// What the placeholder's end already holds is replaced too: a closing `%`, and the `]` that
-	// bracket closing typed after `%account[`.
+	// What already closes the placeholder after the cursor is replaced, not left behind: the `]`
+	// the bracket closer typed after `%account[`, and the closing `%`.
 	const after = context.state.sliceDoc(context.pos, context.pos + 2);
 	const inAccount = before.text.startsWith('%account[');
 	const closing =

@@ -7,6 +7,7 @@ import { templateCompletions } from './completion';
 import { placeholderInfo } from './hover';
 import { templateDiagnostics } from './lint';
 import { marksInRange, placeholderAt } from './placeholders';
+import { externalChange, singleLine } from './single-line';
 
 function state(doc: string, service = 'sendMessage', encoding: 'url' | 'json' = 'url') {
 	return EditorState.create({
@@ -90,6 +91,82 @@ describe('templateCompletions', () => {
 		expect(option.info).toContain('+14155550123');
 		const secret = complete('?to=%')!.options.find((o) => o.label === '%account[password]%')!;
 		expect(secret.info).toContain('Sample: secret');
+	});
+});
+
+describe('templateCompletions inside %account[…]', () => {
+	/** Accepts `label` at the end of `typed`, with `rest` after the cursor. */
+	function accept(typed: string, rest: string, label: string): string {
+		const s = state(typed + rest);
+		const result = templateCompletions(new CompletionContext(s, typed.length, false))!;
+		const option = result.options.find((o) => o.label === label)!;
+		return s
+			.update({
+				changes: {
+					from: result.from,
+					to: result.to ?? typed.length,
+					insert: option.apply as string
+				}
+			})
+			.state.doc.toString();
+	}
+
+	it('replaces the ] the bracket closer typed, leaving no stray ]', () => {
+		expect(accept('?u=%account[user', ']', '%account[username]%')).toBe('?u=%account[username]%');
+		expect(accept('?u=%account[user', ']&x=1', '%account[username]%')).toBe(
+			'?u=%account[username]%&x=1'
+		);
+		expect(accept('?u=%account[user', ']%', '%account[username]%')).toBe('?u=%account[username]%');
+	});
+
+	it('keeps a ] that is text after an ordinary name', () => {
+		expect(accept('[%sms_t', ']', '%sms_to%')).toBe('[%sms_to%]');
+	});
+
+	it('ranks account[username] above account[userCallerId]', () => {
+		const options = complete('?u=%account[user')!.options;
+		const boost = (label: string) => options.find((o) => o.label === label)!.boost!;
+		expect(boost('%account[username]%')).toBeGreaterThan(boost('%account[userCallerId]%'));
+	});
+});
+
+describe('singleLine', () => {
+	function field(doc = '') {
+		const removed: number[] = [];
+		const s = EditorState.create({
+			doc,
+			selection: { anchor: doc.length },
+			extensions: singleLine((n) => removed.push(n))
+		});
+		return { s, removed };
+	}
+
+	it('removes the line breaks of a paste and says how many', () => {
+		const { s, removed } = field('https://x.example/');
+		const next = s.update({
+			changes: { from: s.doc.length, insert: '?a=1\r\n&b=2\n&c=3' },
+			userEvent: 'input.paste'
+		}).state;
+		expect(next.doc.toString()).toBe('https://x.example/?a=1&b=2&c=3');
+		expect(next.doc.lines).toBe(1);
+		expect(next.selection.main.head).toBe(next.doc.length);
+		expect(removed).toEqual([2]);
+	});
+
+	it('inserts no line break when typed, without a notice', () => {
+		const { s, removed } = field('ab');
+		const next = s.update({ changes: { from: 1, insert: '\n' }, userEvent: 'input' }).state;
+		expect(next.doc.toString()).toBe('ab');
+		expect(removed).toEqual([]);
+	});
+
+	it('leaves a value set from outside as it is', () => {
+		const { s } = field('');
+		const next = s.update({
+			changes: { from: 0, insert: 'a\nb' },
+			annotations: externalChange.of(true)
+		}).state;
+		expect(next.doc.toString()).toBe('a\nb');
 	});
 });
 

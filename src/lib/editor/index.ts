@@ -15,6 +15,7 @@ export { templateDiagnostics, toDiagnostics } from './lint';
 export { closePlaceholderInfo, explainPlaceholder, placeholderInfo } from './hover';
 export { marksInRange, placeholderAt } from './placeholders';
 export { bodyLanguage } from './language';
+export { externalChange, singleLine, type LineBreakNotice } from './single-line';
 
 /**
  * Everything a template editor needs, as one extension: placeholder highlighting (above the

@@ -22,7 +22,11 @@ export const CreateProfileSchema = z.object({
 export const SaveProfileSchema = z.object({
 	baseRevision: z.number().int().positive(),
 	document: ProfileDocumentSchema,
-	message: z.string().max(500).optional()
+	message: z.string().max(500).optional(),
+	/** Which side each conflicting field of a 409 takes (`mine` or `theirs`), by path. */
+	choices: z.record(z.string().max(1000), z.enum(['mine', 'theirs'])).optional(),
+	/** The head revision the choices were made against: they apply only while it is the head. */
+	theirsRevision: z.number().int().positive().optional()
 });
 
 /** PATCH /api/profiles/:id */
@@ -32,14 +36,28 @@ export const PatchProfileSchema = z
 		message: 'Send a new name, or deleted: false to restore a deleted profile.'
 	});
 
-/** 200 with the profile, 404, or 409 with both versions. */
+/**
+ * 200 with the profile (and, when it was merged with newer revisions, what it took from them),
+ * 404, or 409 with both versions and the fields both changed.
+ */
 export function saveResponse(outcome: SaveOutcome): Response {
-	if (outcome.ok) return json({ profile: outcome.profile });
+	if (outcome.ok) {
+		return json(
+			outcome.merged
+				? { profile: outcome.profile, merged: outcome.merged }
+				: { profile: outcome.profile }
+		);
+	}
 	if (outcome.reason === 'not_found') return apiError(404, 'not_found', 'No such profile.');
+	const { current, conflicts } = outcome.conflict;
+	const fields = conflicts.map((c) => c.label);
+	const which = fields.length
+		? ` Both changed ${fields.length === 1 ? 'one field' : `${fields.length} fields`}: ${fields.join(', ')}; choose a side for each.`
+		: '';
 	return apiError(
 		409,
 		'conflict',
-		`Someone saved revision ${outcome.conflict.current.revision} first; nothing was overwritten.`,
+		`Someone saved revision ${current.revision} first; nothing was overwritten.${which}`,
 		outcome.conflict
 	);
 }

@@ -8,6 +8,11 @@ import {
 	type FieldChange,
 	type ProfileDocument,
 	bindSecrets,
+	mergeDocuments,
+	SECRET_MASK,
+	isSecretKey,
+	type MergeChoices,
+	type MergeConflict,
 	type SecretOrigins,
 	type SecretValues
 } from '$lib/core/profile';
@@ -39,15 +44,31 @@ export interface ProfileView {
 	document: ProfileDocument;
 }
 
-/** A save refused because someone saved first: the head as it is now, and what was sent. */
+/**
+ * A save refused because someone saved first and changed some of the same fields: the head as it
+ * is now, what was sent, and the fields both changed differently.
+ */
 export interface Conflict {
 	current: ProfileView;
 	yours: ProfileDocument;
+	conflicts: MergeConflict[];
+}
+
+/** A save made on an older revision, merged with the revisions saved since. */
+export interface Merged {
+	/** The revision the save was based on. */
+	base: number;
+	/** The head it was merged with. */
+	theirs: number;
+	/** The fields that took the head's value because only the head changed them. */
+	fromTheirs: string[];
+	/** The conflicting fields settled by the save's choices. */
+	chosen: string[];
 }
 
 /** The outcome of a save. */
 export type SaveOutcome =
-	| { ok: true; profile: ProfileView }
+	| { ok: true; profile: ProfileView; merged?: Merged }
 	| { ok: false; reason: 'not_found' }
 	| { ok: false; reason: 'conflict'; conflict: Conflict };
 
@@ -186,9 +207,98 @@ export async function headDocument(
 	return row ? documentWithSecrets(ctx, row) : undefined;
 }
 
+/** What a save writes: a document on top of `baseRevision`, masked secrets taken from `secretsFrom`. */
+interface Write {
+	baseRevision: number;
+	document: ProfileDocument;
+	secretsFrom: SealedSecrets;
+}
+
+/** The merge of a save on an older revision with the head: what to write, or the conflicts. */
+async function mergeWithHead(
+	ctx: ServerContext,
+	id: string,
+	head: number,
+	input: { baseRevision: number; document: ProfileDocument; secretsFrom?: SealedSecrets },
+	choices: MergeChoices
+): Promise<
+	| { ok: true; write: Write; merged: Merged }
+	| { ok: false; headRow: RevisionRow | undefined; conflicts: MergeConflict[] }
+> {
+	const [baseRow, headRow] = await Promise.all([
+		ctx.store.profiles.revision(id, input.baseRevision),
+		ctx.store.profiles.revision(id, head)
+	]);
+	if (!baseRow || !headRow) return { ok: false, headRow, conflicts: [] };
+	const baseSecrets = openSealed(ctx, baseRow.secrets);
+	const headSecrets = openSealed(ctx, headRow.secrets);
+	// Compared with their values: a secret someone else changed is a change, although both
+	// sides read it as the mask.
+	const base = joinSecrets(readDocument(baseRow), baseSecrets.values, 'values');
+	const theirs = joinSecrets(readDocument(headRow), headSecrets.values, 'values');
+	// Masked secrets (scenario values and credentials of kept XML) read as the values they stand
+	// for: those of the revision the save was made from.
+	const split = splitSecrets(input.document);
+	const mine = joinSecrets(
+		split.document,
+		keepMaskedSecrets(split.secrets, (input.secretsFrom ?? baseSecrets).values),
+		'values'
+	);
+	const result = mergeDocuments(base, mine, theirs, choices);
+	if (result.unresolved.length) return { ok: false, headRow, conflicts: result.conflicts };
+	return {
+		ok: true,
+		// The head's secrets go back as the mask, so they keep the head's values and bindings;
+		// secrets typed in this save are bound like any typed secret.
+		write: {
+			baseRevision: head,
+			document: remask(result.document, headSecrets.values),
+			secretsFrom: headSecrets
+		},
+		merged: {
+			base: input.baseRevision,
+			theirs: head,
+			fromTheirs: result.fromTheirs,
+			chosen: result.conflicts.map((c) => c.path)
+		}
+	};
+}
+
+/** The document with each secret equal to its value in `secrets` written as the mask. */
+function remask(document: ProfileDocument, secrets: SecretValues): ProfileDocument {
+	return mapSecrets(document, (scenario, key, value) =>
+		value !== '' && value === ownValue(ownValue(secrets, scenario), key) ? SECRET_MASK : value
+	);
+}
+
+function mapSecrets(
+	document: ProfileDocument,
+	map: (scenario: string, key: string, value: string) => string
+): ProfileDocument {
+	const scenarios = document.scenarios.map((scenario) => {
+		const values = { ...scenario.values };
+		for (const [key, value] of Object.entries(values)) {
+			if (isSecretKey(key) && typeof value === 'string')
+				values[key] = map(scenario.name, key, value);
+		}
+		return { ...scenario, values };
+	});
+	return { ...document, scenarios };
+}
+
+function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+	return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** How many times a save is merged again when another save lands between read and write. */
+const MERGE_ATTEMPTS = 3;
+
 /**
- * Saves a document as the next revision when `baseRevision` is still the head. A secret sent
- * back as the mask keeps the value stored at the base revision.
+ * Saves a document as the next revision. A secret sent back as the mask keeps the value stored
+ * at the base revision. When `baseRevision` is no longer the head, the save is merged with the
+ * head field by field (base, this document, head): fields only the head changed keep the head's
+ * value, and only fields both changed differently are a conflict, answered with those fields
+ * and nothing written. `choices` settles them, when given for the head they were shown with.
  */
 export async function saveProfile(
 	ctx: ServerContext,
@@ -201,46 +311,85 @@ export async function saveProfile(
 		message?: string | null;
 		/** Where masked secrets come from instead of the base revision (a restore). */
 		secretsFrom?: SealedSecrets;
+		/** Which side each conflicting field takes, for conflicts shown with `theirsRevision`. */
+		choices?: MergeChoices;
+		theirsRevision?: number;
 	},
 	action: Extract<
 		AuditAction,
 		'profile.saved' | 'profile.restored' | 'profile.imported' | 'profile.backup_restored'
 	> = 'profile.saved'
 ): Promise<SaveOutcome> {
-	const profile = await ctx.store.profiles.get(id);
-	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
-	const base = await ctx.store.profiles.revision(id, input.baseRevision);
-	const previous = input.secretsFrom ?? openSealed(ctx, base?.secrets ?? null);
-	const split = splitSecrets(input.document);
-	const secrets = keepMaskedSecrets(split.secrets, previous.values);
-	const bound = bindSecrets(
-		split.secrets,
-		secrets,
-		previous.origins,
-		urlOrigins(split.document.services)
-	);
-	const result = await ctx.store.profiles.save({
-		profileId: id,
-		baseRevision: input.baseRevision,
-		document: JSON.stringify(split.document),
-		secrets: sealSecrets(ctx, secrets, bound),
-		authorId: user.id,
-		message: input.message ?? null,
-		at: Date.now()
-	});
-	if (!result.ok) {
+	for (let attempt = 1; ; attempt++) {
+		const profile = await ctx.store.profiles.get(id);
+		if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
+		const head = profile.headRevision;
+		let write: Write;
+		let merged: Merged | undefined;
+		if (head === input.baseRevision) {
+			const base = await ctx.store.profiles.revision(id, input.baseRevision);
+			const secretsFrom = input.secretsFrom ?? openSealed(ctx, base?.secrets ?? null);
+			write = { baseRevision: input.baseRevision, document: input.document, secretsFrom };
+		} else {
+			const choices = input.theirsRevision === head ? (input.choices ?? {}) : {};
+			const merge = await mergeWithHead(ctx, id, head, input, choices);
+			if (!merge.ok) {
+				return conflictOutcome(ctx, id, merge.headRow, input.document, merge.conflicts);
+			}
+			({ write, merged } = merge);
+		}
+		const split = splitSecrets(write.document);
+		const secrets = keepMaskedSecrets(split.secrets, write.secretsFrom.values);
+		const bound = bindSecrets(
+			split.secrets,
+			secrets,
+			write.secretsFrom.origins,
+			urlOrigins(split.document.services)
+		);
+		const result = await ctx.store.profiles.save({
+			profileId: id,
+			baseRevision: write.baseRevision,
+			document: JSON.stringify(split.document),
+			secrets: sealSecrets(ctx, secrets, bound),
+			authorId: user.id,
+			message: input.message ?? null,
+			at: Date.now()
+		});
+		if (result.ok) {
+			await recordAudit(ctx.store, actorOf(user, ip), action, id, {
+				revision: result.revision.revision,
+				base: input.baseRevision,
+				...(merged ? { mergedWith: merged.theirs } : {})
+			});
+			const updated = (await ctx.store.profiles.get(id))!;
+			return { ok: true, profile: view(updated, result.revision, ctx), merged };
+		}
 		if (result.reason === 'not_found') return result;
-		const current = view((await ctx.store.profiles.get(id))!, result.head, ctx);
-		// The submitted document goes back with its secrets masked: secrets are write-only.
-		const yours = joinSecrets(split.document, split.secrets, 'mask');
-		return { ok: false, reason: 'conflict', conflict: { current, yours } };
+		// Another save landed between reading the head and writing: merge with that one.
+		if (attempt >= MERGE_ATTEMPTS) {
+			return conflictOutcome(ctx, id, result.head, input.document, []);
+		}
 	}
-	await recordAudit(ctx.store, actorOf(user, ip), action, id, {
-		revision: result.revision.revision,
-		base: input.baseRevision
-	});
-	const updated = (await ctx.store.profiles.get(id))!;
-	return { ok: true, profile: view(updated, result.revision, ctx) };
+}
+
+async function conflictOutcome(
+	ctx: ServerContext,
+	id: string,
+	headRow: RevisionRow | undefined,
+	document: ProfileDocument,
+	conflicts: MergeConflict[]
+): Promise<SaveOutcome> {
+	const profile = await ctx.store.profiles.get(id);
+	const row = headRow ?? (profile && (await ctx.store.profiles.revision(id, profile.headRevision)));
+	if (!profile || !row) return { ok: false, reason: 'not_found' };
+	// The submitted document goes back with its secrets masked: secrets are write-only.
+	const split = splitSecrets(document);
+	const yours = joinSecrets(split.document, split.secrets, 'mask');
+	return {
+		ok: false,
+		reason: 'conflict',
+		conflict: { current: view(profile, row, ctx), yours, conflicts }
+	};
 }
 
 /** Restores an older revision as a new revision on top of the head. */

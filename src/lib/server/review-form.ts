@@ -102,7 +102,7 @@ export async function applyAction(
 	if (saved.reason === 'conflict') {
 		return fail(409, {
 			text,
-			error: `Someone saved revision ${saved.conflict.current.revision} after this review; nothing was changed. Review again to see the differences from the new revision.`
+			error: `Someone saved revision ${saved.conflict.current.revision} after this review and changed ${conflictingFields(saved.conflict.conflicts.map((c) => c.path))} too; nothing was changed. Review again to see the differences from the new revision.`
 		} as ReviewFormResult);
 	}
 	const again = outcome.ok ? outcome.review : undefined;
@@ -112,4 +112,11 @@ export async function applyAction(
 		error: `The ${what} cannot be applied.`,
 		issues: saved.issues
 	} as ReviewFormResult);
+}
+
+/** The fields a save and a newer revision both changed, for a message. */
+function conflictingFields(paths: string[]): string {
+	if (!paths.length) return 'the profile';
+	if (paths.length <= 3) return paths.join(', ');
+	return `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more fields`;
 }

@@ -1,5 +1,6 @@
-import { sameJson } from '$lib/core/profile/diff';
+import { sameDocument } from '$lib/core/profile/diff';
 import type { DeclaredAccountKey } from '$lib/core/catalogue';
+import type { MergeChoices, MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';
 import { declaredAccountKeys } from '$lib/core/xml/account';
 import type { Values } from '$lib/core/request';
@@ -16,10 +17,23 @@ export interface ProfileSnapshot {
 	document: ProfileDocument;
 }
 
-/** A save refused because someone saved first. */
+/** A save refused because someone saved first and changed some of the same fields. */
 export interface SaveConflict {
 	current: ProfileSnapshot;
 	yours: ProfileDocument;
+	/** The fields both changed differently: each needs a choice before the next save. */
+	conflicts: MergeConflict[];
+}
+
+/** A save that was merged with revisions saved meanwhile. */
+export interface SaveMerge {
+	/** The revision it was merged with, and its author. */
+	theirs: number;
+	author: string | null;
+	/** The fields that took their value (only they changed them). */
+	fromTheirs: string[];
+	/** The conflicting fields settled by a choice. */
+	chosen: string[];
 }
 
 /**
@@ -35,14 +49,20 @@ export class ProfileDraft implements SettingsSource {
 	saving = $state(false);
 	error = $state<string | null>(null);
 	conflict = $state<SaveConflict | null>(null);
+	/** The side chosen for each conflicting field, by path. */
+	choices = $state<MergeChoices>({});
+	/** What the last save took from others' revisions, when it was merged. */
+	merged = $state<SaveMerge | null>(null);
 	#saved = $state.raw<ProfileDocument>() as ProfileDocument;
+	#savedRevision = $state(0);
 	scenarioIndex = $state(0);
 
 	/** The account keys the profile's kept XML declares (read again only when it changes). */
 	readonly #accountKeys = $derived.by(() => declaredAccountKeys(this.document.preservedXml));
 
-	// Compared value by value, not as JSON: stringifying a megabyte body on each keystroke costs.
-	readonly #dirty = $derived(!sameJson(this.document, this.#saved));
+	// Compared field by field, not as JSON: stringifying a megabyte body on each keystroke costs,
+	// and a service left with no settings is no change.
+	readonly #dirty = $derived(!sameDocument(this.document, this.#saved));
 
 	/** True when the draft came back from the browser's storage. */
 	restored = $state(false);
@@ -55,6 +75,7 @@ export class ProfileDraft implements SettingsSource {
 
 	#load(revision: number, document: ProfileDocument): void {
 		this.baseRevision = revision;
+		this.#savedRevision = revision;
 		this.document = structuredClone(document);
 		this.#saved = structuredClone(document);
 	}
@@ -93,11 +114,32 @@ export class ProfileDraft implements SettingsSource {
 		else await drafts.put(this.id, { baseRevision: this.baseRevision, document: this.document });
 	}
 
-	/** Drops the unsaved changes. */
-	discard(drafts: DraftStore, head: ProfileSnapshot): void {
+	/**
+	 * Drops the unsaved changes: the draft goes back to `head`, by default the newest revision
+	 * this page loaded or saved.
+	 */
+	discard(
+		drafts: DraftStore,
+		head: { revision: number; document: ProfileDocument } = {
+			revision: this.#savedRevision,
+			document: this.#saved
+		}
+	): void {
 		void drafts.delete(this.id).catch(() => {});
 		this.#load(head.revision, head.document);
 		this.conflict = null;
+		this.choices = {};
+		this.merged = null;
+	}
+
+	/** The newest revision this page loaded or saved, which a discard goes back to. */
+	get saved(): ProfileDocument {
+		return this.#saved;
+	}
+
+	/** The number of {@link saved}. */
+	get savedRevision(): number {
+		return this.#savedRevision;
 	}
 
 	settingsOf(serviceId: string): Record<string, string> {
@@ -105,7 +147,10 @@ export class ProfileDraft implements SettingsSource {
 	}
 
 	setSetting(serviceId: string, key: string, value: string): void {
-		const settings = { ...this.settingsOf(serviceId) };
+		const current = this.settingsOf(serviceId);
+		// Writing the value a setting already has changes nothing (no draft appears).
+		if ((Object.hasOwn(current, key) ? current[key] : '') === value) return;
+		const settings = { ...current };
 		if (value === '') delete settings[key];
 		else settings[key] = value;
 		this.document = {
@@ -177,10 +222,26 @@ export class ProfileDraft implements SettingsSource {
 		this.document = { ...this.document, rawSubstitution: raw };
 	}
 
-	/** Saves the draft as a new revision; on 409 keeps it and records the conflict. */
+	/** True when every conflicting field has a chosen side. */
+	get resolved(): boolean {
+		return (this.conflict?.conflicts ?? []).every((c) => Object.hasOwn(this.choices, c.path));
+	}
+
+	/** Chooses the side a conflicting field takes at the next save. */
+	choose(path: string, side: 'mine' | 'theirs'): void {
+		this.choices = { ...this.choices, [path]: side };
+	}
+
+	/**
+	 * Saves the draft as a new revision. The server merges it with revisions saved meanwhile,
+	 * field by field; when both changed a field, the answer (409) becomes a conflict listing
+	 * those fields, and the next save sends the chosen sides.
+	 */
 	async save(message: string, fetcher: typeof fetch = fetch): Promise<boolean> {
 		this.saving = true;
 		this.error = null;
+		const conflict = this.conflict;
+		const resolving = conflict && conflict.conflicts.length > 0 && this.resolved;
 		try {
 			const response = await fetcher(`/api/profiles/${this.id}`, {
 				method: 'PUT',
@@ -188,17 +249,36 @@ export class ProfileDraft implements SettingsSource {
 				body: JSON.stringify({
 					baseRevision: this.baseRevision,
 					document: this.document,
-					message: message || undefined
+					message: message || undefined,
+					...(resolving ? { choices: this.choices, theirsRevision: conflict.current.revision } : {})
 				})
 			});
 			const body = await response.json();
 			if (response.ok) {
 				this.#load(body.profile.revision, body.profile.document);
 				this.conflict = null;
+				this.choices = {};
+				this.merged = body.merged
+					? {
+							theirs: body.merged.theirs,
+							author: conflict?.current.author ?? null,
+							fromTheirs: body.merged.fromTheirs,
+							chosen: body.merged.chosen
+						}
+					: null;
 				return true;
 			}
 			if (response.status === 409) {
-				this.conflict = { current: body.current, yours: this.document };
+				const conflicts: MergeConflict[] = body.conflicts ?? [];
+				// Choices made for fields that still conflict are kept.
+				const choices: MergeChoices = {};
+				for (const c of conflicts) {
+					if (Object.hasOwn(this.choices, c.path)) choices[c.path] = this.choices[c.path];
+				}
+				this.choices = choices;
+				this.conflict = { current: body.current, yours: this.document, conflicts };
+				this.error = null;
+				return false;
 			}
 			this.error = body.error?.message ?? `The save failed (${response.status}).`;
 			return false;
@@ -210,14 +290,7 @@ export class ProfileDraft implements SettingsSource {
 		}
 	}
 
-	/** Resolves a conflict by keeping this draft on top of the other revision. */
-	keepMine(): void {
-		if (this.conflict) this.baseRevision = this.conflict.current.revision;
-		this.conflict = null;
-		this.error = null;
-	}
-
-	/** Resolves a conflict by taking the other revision and dropping this draft. */
+	/** Gives up this draft for the other revision (after a conflict). */
 	takeTheirs(drafts: DraftStore): void {
 		if (this.conflict) this.discard(drafts, this.conflict.current);
 		this.error = null;

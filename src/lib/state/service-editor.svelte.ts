@@ -86,7 +86,7 @@ export class ServiceStatuses {
 	readonly #source: SettingsSource;
 	readonly #cache = new WeakMap<
 		object,
-		{ values: Values; raw: boolean; keys: unknown; status: ServiceStatus }
+		{ values: Values; raw: boolean; keys: unknown; result: BuildResult }
 	>();
 
 	constructor(source: SettingsSource) {
@@ -95,25 +95,30 @@ export class ServiceStatuses {
 
 	/** A service's status; `open` is the editor showing it, whose preview is reused. */
 	of(serviceId: string, open?: ServiceEditor): ServiceStatus {
+		const result = this.resultOf(serviceId, open);
+		return result ? statusOf(result) : { state: 'unset', words: 'not set' };
+	}
+
+	/** A service's build, as its preview shows it; null when the service has no settings. */
+	resultOf(serviceId: string, open?: ServiceEditor): BuildResult | null {
 		const settings = this.#source.settingsOf(serviceId);
-		if (Object.keys(settings).length === 0) return { state: 'unset', words: 'not set' };
-		if (open && open.service.id === serviceId) return statusOf(open.result);
+		if (Object.keys(settings).length === 0) return null;
+		if (open && open.service.id === serviceId) return open.result;
 		const values = this.#source.values;
 		const raw = this.#source.rawSubstitution;
-		const kept = this.#cache.get(settings);
 		const keys = this.#source.accountKeys;
+		const kept = this.#cache.get(settings);
 		if (kept && kept.values === values && kept.raw === raw && kept.keys === keys)
-			return kept.status;
+			return kept.result;
 		const service = getService(serviceId);
 		const result = buildPreview(
 			service,
 			settings,
-			{ ...(sampleValues(service, this.#source.accountKeys ?? []) as Values), ...values },
+			{ ...(sampleValues(service, keys ?? []) as Values), ...values },
 			this.#source
 		);
-		const status = statusOf(result);
-		this.#cache.set(settings, { values, raw, keys, status });
-		return status;
+		this.#cache.set(settings, { values, raw, keys, result });
+		return result;
 	}
 }
 

@@ -4,6 +4,7 @@ import {
 	diffDocuments,
 	documentPathLabel,
 	flattenDocument,
+	sameDocument,
 	sameJson,
 	type FieldChange
 } from './diff';
@@ -236,5 +237,15 @@ describe('documentPathLabel', () => {
 		expect(label(['preservedXml', 0, 'xml'])).toBe('Kept XML element <big> in provisioning');
 		expect(label(['preservedXml'])).toBe('Kept XML elements');
 		expect(label([])).toBe('The profile');
+	});
+});
+
+describe('sameDocument', () => {
+	it('sees no difference in a service left with no settings, nor in key order', () => {
+		const a = doc({ services: { sendMessage: { a: '1', b: '2' } } });
+		expect(sameDocument(a, doc({ services: { sendMessage: { b: '2', a: '1' } } }))).toBe(true);
+		expect(sameDocument(doc(), doc({ services: { sendMessage: {} } }))).toBe(true);
+		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1' } } }))).toBe(false);
+		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1', b: '3' } } }))).toBe(false);
 	});
 });

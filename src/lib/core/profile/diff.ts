@@ -45,6 +45,25 @@ export function keptElementLabel(element: { path: string; xml: string }): string
 	return tag ? `Kept XML element <${tag}> in ${element.path}` : `Kept XML in ${element.path}`;
 }
 
+/**
+ * A field's path (`services.sendMessage.genericSmsSendUrl`, `scenarios["Text message"].values.sms_to`,
+ * `scenarios["Text message"]`, `push.appId`, `rawSubstitution`, `preservedXml`) in the words the
+ * screens use.
+ */
+export function fieldPathLabel(path: string): string {
+	const setting = /^services\.([^.]+)\.(.+)$/.exec(path);
+	if (setting) return settingLabel(setting[1], setting[2]);
+	if (path.startsWith('push.')) return pushSettingLabel(path.slice('push.'.length));
+	const scenario = /^scenarios\[("(?:[^"\\]|\\.)*")\](?:\.values\.(.+))?$/.exec(path);
+	if (scenario) {
+		const name = JSON.parse(scenario[1]) as string;
+		return scenario[2] === undefined ? `Scenario “${name}”` : scenarioValueLabel(name, scenario[2]);
+	}
+	if (path === 'rawSubstitution') return 'Raw substitution';
+	if (path.startsWith('preservedXml')) return 'Kept XML elements';
+	return path;
+}
+
 /** A scenario's value in words. */
 export function scenarioValueLabel(scenario: string, key: string): string {
 	return `Scenario “${scenario}” · %${key}%`;
@@ -156,6 +175,22 @@ export function diffDocuments(before: ProfileDocument, after: ProfileDocument): 
 		changes.push({ path, label, kind, before: visible(x), after: visible(y) });
 	}
 	return changes;
+}
+
+/**
+ * True when two documents hold the same fields: a service with no settings left, or key order,
+ * is no difference. Strings are compared as they are, never serialised.
+ */
+export function sameDocument(a: ProfileDocument, b: ProfileDocument): boolean {
+	if (a === b) return true;
+	const x = fieldsOf(a);
+	const y = fieldsOf(b);
+	if (x.size !== y.size) return false;
+	for (const [path, field] of x) {
+		const other = y.get(path);
+		if (!other || other.value !== field.value) return false;
+	}
+	return true;
 }
 
 /** True when two JSON values are equal (objects compared key by key, in any key order). */

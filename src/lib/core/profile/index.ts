@@ -3,3 +3,4 @@ export * from './schema';
 export * from './secrets';
 export * from './diff';
 export * from './backup';
+export * from './merge';

@@ -14,7 +14,10 @@ export const GET: RequestHandler = async ({ params }) => {
 	return profile ? json({ profile }) : notFound();
 };
 
-/** Saves a new revision on top of `baseRevision`; 409 with both versions when it is stale. */
+/**
+ * Saves a new revision on top of `baseRevision`, merged field by field with any newer head; 409
+ * with both versions and the conflicting fields when both changed the same field.
+ */
 export const PUT: RequestHandler = async (event) => {
 	const body = await readJson(event, SaveProfileSchema);
 	if (!body.ok) return body.response;
