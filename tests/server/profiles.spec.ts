@@ -425,7 +425,14 @@ describe('saves on an older revision', () => {
 		});
 		expect(typed.status).toBe(409);
 		expect(typed.body.conflicts).toEqual([
-			{ path: PASSWORD_PATH, base: MASK, mine: MASK, theirs: MASK, secret: true }
+			{
+				path: PASSWORD_PATH,
+				label: 'Scenario “Text message” · %account[password]%',
+				base: MASK,
+				mine: MASK,
+				theirs: MASK,
+				secret: true
+			}
 		]);
 		expect(typed.text).not.toContain('typed-by-bob');
 		expect(typed.text).not.toContain(PLAIN_2);
