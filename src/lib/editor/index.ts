@@ -7,7 +7,7 @@ import { templateConfig, type TemplateEditorConfig } from './config';
 import { placeholderHighlight } from './highlight';
 import { placeholderHover } from './hover';
 import { templateDiagnostics } from './lint';
-import { templateTheme } from './theme';
+import { followColorScheme, templateTheme } from './theme';
 
 export { templateConfig, type TemplateEditorConfig } from './config';
 export { templateCompletions } from './completion';
@@ -18,7 +18,8 @@ export { bodyLanguage } from './language';
 /**
  * Everything a template editor needs, as one extension: placeholder highlighting (above the
  * JSON or XML highlighting of a body, which `bodyLanguage` loads), completion, lint with quick
- * fixes, hover, and an accessible name for the editable area.
+ * fixes, hover, the light or dark colours the page has, and an accessible name for the
+ * editable area.
  */
 export function templateEditor(config: TemplateEditorConfig, label: string): Extension {
 	return [
@@ -28,6 +29,7 @@ export function templateEditor(config: TemplateEditorConfig, label: string): Ext
 		linter((view) => templateDiagnostics(view.state), { delay: 150 }),
 		placeholderHover(),
 		templateTheme,
+		followColorScheme(),
 		EditorView.contentAttributes.of({ 'aria-label': label })
 	];
 }
