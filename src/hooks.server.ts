@@ -87,11 +87,8 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	}
 	if (user && !allows(user.role, access)) {
 		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
-		// Nothing of the forbidden page runs. A navigation inside the app asks for the page's data
-		// and shows the app's own error page with this message.
-		const message = `This page needs the ${access} role. Ask an admin if you need it.`;
-		if (event.isDataRequest) return json({ message }, { status: 403 });
-		return errorPage(403, message);
+		// Nothing of the forbidden page runs: the page is the app's plain error template.
+		return errorPage(403, `This page needs the ${access} role. Ask an admin if you need it.`);
 	}
 	if (isApi && user?.via !== 'token') {
 		const problem = crossSiteProblem(event.request, event.url);

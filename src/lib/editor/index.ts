@@ -7,7 +7,7 @@ import { templateConfig, type TemplateEditorConfig } from './config';
 import { placeholderHighlight } from './highlight';
 import { placeholderHover } from './hover';
 import { templateDiagnostics } from './lint';
-import { followColorScheme, templateTheme } from './theme';
+import { followColorScheme, pageColours, templateTheme } from './theme';
 
 export { templateConfig, type TemplateEditorConfig } from './config';
 export { templateCompletions } from './completion';
@@ -29,7 +29,10 @@ export function templateEditor(config: TemplateEditorConfig, label: string): Ext
 		linter((view) => templateDiagnostics(view.state), { delay: 150 }),
 		placeholderHover(),
 		templateTheme,
+		pageColours,
 		followColorScheme(),
-		EditorView.contentAttributes.of({ 'aria-label': label })
+		// In the tab order by its own tabindex too, so that checkers see that the editor's scroll
+		// area (a long URL, a long body) is reached from the keyboard.
+		EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' })
 	];
 }

@@ -32,20 +32,27 @@ export function followColorScheme(): Extension {
 
 /**
  * The editor in the page's colours (the custom properties of app.css, with fallbacks for an
- * editor outside the app), and the colours of placeholders by scope; the body language's own
- * colours are overridden inside placeholders. Every pair of text and background here has a
- * contrast of 4.5:1 at least.
+ * editor outside the app). A theme, not a base theme, so that it wins over CodeMirror's own light
+ * and dark tooltip colours.
  */
-export const templateTheme = EditorView.baseTheme({
+export const pageColours = EditorView.theme({
 	'.cm-content': { caretColor: 'var(--fg, currentColor)' },
 	'.cm-placeholder': { color: 'var(--muted, #57606a)' },
-	'&light .cm-tooltip, &dark .cm-tooltip': {
+	'.cm-tooltip': {
 		backgroundColor: 'var(--panel, #f6f8fa)',
 		color: 'var(--fg, #1b1f24)',
 		border: '1px solid var(--border, #d0d7de)',
 		borderRadius: '4px',
 		boxShadow: '0 2px 8px rgb(0 0 0 / 25%)'
-	},
+	}
+});
+
+/**
+ * Colours of placeholders by scope, in the light and the dark scheme; the body language's own
+ * colours are overridden inside placeholders. Every pair of text and background here has a
+ * contrast of 4.5:1 at least. Tooltips stay inside a phone's screen.
+ */
+export const templateTheme = EditorView.baseTheme({
 	'.cm-tooltip': { maxWidth: 'min(36rem, calc(100vw - 1rem))', overflowWrap: 'anywhere' },
 	'.cm-tooltip-autocomplete > ul > li': { whiteSpace: 'normal' },
 	'.cm-tooltip.cm-completionInfo': { maxWidth: 'min(400px, calc(100vw - 1rem))' },
