@@ -277,10 +277,12 @@ test.describe('layout at every width, in light and dark', () => {
 	test('a test call with a long URL: the method label stays a word', async ({ page }) => {
 		const f = await shared(page);
 		await page.goto(`/profiles/${f.profile}/services/sendMessage`);
+		// The editors are mounted once the page runs: the shortcut is listened to from then on.
+		await expect(page.locator('.cm-editor').first()).toBeVisible();
 		await page.keyboard.press('Control+Enter');
 		const panel = page.getByRole('region', { name: 'Test call' });
 		const method = panel.locator('.sent .method');
-		await expect(method).toHaveText('POST');
+		await expect(method).toHaveText('POST', { timeout: 15_000 });
 		for (const width of WIDTHS) {
 			await page.setViewportSize({ width, height: 900 });
 			const label = await box(method);
@@ -298,9 +300,17 @@ test.describe('layout at every width, in light and dark', () => {
 		const nav = page.getByRole('navigation', { name: 'Main' });
 		await expect(nav).toBeHidden();
 		await expect(menu).toHaveAttribute('aria-expanded', 'false');
-		await menu.click();
-		await expect(menu).toHaveAttribute('aria-expanded', 'true');
+		// A click before the page's script runs does nothing: click until the menu opens.
+		await expect(async () => {
+			if ((await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+			await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+		}).toPass();
 		await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+		await expectNoSidewaysScroll(page);
+		for (const scheme of SCHEMES) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expectAccessible(page);
+		}
 		await nav.getByRole('link', { name: 'Profiles' }).click();
 		await expect(page).toHaveURL(/\/profiles$/);
 		await expect(nav).toBeHidden();
