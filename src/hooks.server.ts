@@ -4,6 +4,7 @@ import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
+import { errorPage } from '$lib/server/error-page';
 import { applySecurityHeaders } from '$lib/server/security-headers';
 
 /** Opens the store, migrates it, creates or invites the first admin, and purges old sessions. */
@@ -68,18 +69,6 @@ function sameSitePath(target: string, url: URL): string {
 	}
 }
 
-/** A plain page saying which role is needed; nothing of the forbidden page runs. */
-function forbiddenPage(access: string): Response {
-	const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forbidden · Provisioning Studio</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
-<h1>403 · Forbidden</h1><p>This page needs the ${access} role. Ask an admin if you need it.</p>
-<p><a href="/">Back to the services</a></p></body></html>`;
-	return new Response(html, {
-		status: 403,
-		headers: { 'content-type': 'text/html; charset=utf-8' }
-	});
-}
-
 const authenticate: Handle = async ({ event, resolve }) => {
 	const ctx = serverContext();
 	const bearer = /^Bearer\s+(\S+)$/i.exec(event.request.headers.get('authorization') ?? '');
@@ -108,7 +97,8 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	}
 	if (user && !allows(user.role, access)) {
 		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
-		return forbiddenPage(access);
+		// Nothing of the forbidden page runs: the page is the app's plain error template.
+		return errorPage(403, `This page needs the ${access} role. Ask an admin if you need it.`);
 	}
 	if (isApi && user?.via !== 'token') {
 		const problem = crossSiteProblem(event.request, event.url);

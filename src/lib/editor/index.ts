@@ -7,7 +7,7 @@ import { templateConfig, type TemplateEditorConfig } from './config';
 import { placeholderHighlight } from './highlight';
 import { placeholderHover, placeholderInfoKeys } from './hover';
 import { templateDiagnostics } from './lint';
-import { templateTheme } from './theme';
+import { followColorScheme, pageColours, templateTheme } from './theme';
 
 export { templateConfig, type TemplateEditorConfig } from './config';
 export { templateCompletions } from './completion';
@@ -20,7 +20,8 @@ export { externalChange, singleLine, type LineBreakNotice } from './single-line'
 /**
  * Everything a template editor needs, as one extension: placeholder highlighting (above the
  * JSON or XML highlighting of a body, which `bodyLanguage` loads), completion, lint with quick
- * fixes, hover (also from the keyboard: Ctrl/Cmd+I or F1), and an accessible name for the
+ * fixes, hover (also from the keyboard: Ctrl/Cmd+I or F1), the light or dark colours the page
+ * has, and an accessible name for the
  * editable area.
  */
 export function templateEditor(config: TemplateEditorConfig, label: string): Extension {
@@ -32,6 +33,10 @@ export function templateEditor(config: TemplateEditorConfig, label: string): Ext
 		placeholderHover(),
 		placeholderInfoKeys(),
 		templateTheme,
-		EditorView.contentAttributes.of({ 'aria-label': label })
+		pageColours,
+		followColorScheme(),
+		// In the tab order by its own tabindex too, so that checkers see that the editor's scroll
+		// area (a long URL, a long body) is reached from the keyboard.
+		EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' })
 	];
 }

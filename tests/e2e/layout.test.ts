@@ -1,0 +1,356 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+	createProfile,
+	createUser,
+	expect,
+	expectAccessible,
+	PASSWORD,
+	signedOut,
+	signIn,
+	test,
+	uniqueEmail,
+	uniqueName
+} from './fixtures';
+
+/**
+ * Every page at a phone's, a tablet's, a laptop's and a large screen's width, in the light and
+ * the dark scheme: nothing scrolls sideways, axe finds nothing (contrast included), the page has
+ * the scheme's background, and on the editor the fields stay in their boxes. With
+ * LAYOUT_SCREENSHOTS=<directory> every combination is also saved as a screenshot to look at.
+ */
+
+const WIDTHS = [390, 768, 1440, 1920];
+const SCHEMES = ['light', 'dark'] as const;
+type Scheme = (typeof SCHEMES)[number];
+/** The page's background in each scheme (app.css). */
+const BACKGROUND: Record<Scheme, string> = {
+	light: 'rgb(255, 255, 255)',
+	dark: 'rgb(15, 20, 25)'
+};
+/** The background of panels and tooltips in each scheme. */
+const PANEL: Record<Scheme, string> = {
+	light: 'rgb(246, 248, 250)',
+	dark: 'rgb(22, 27, 34)'
+};
+
+/** A URL template of exactly 300 characters that ends with a placeholder. */
+function longUrl(origin: string, sinkPath: string): string {
+	const start = `${origin}${sinkPath}send?token=`;
+	const end = '&to=%sms_to%';
+	return start + 'a1b2c3d4e5'.repeat(30).slice(0, 300 - start.length - end.length) + end;
+}
+
+interface Fixture {
+	profile: string;
+	sink: string;
+	url: string;
+}
+
+let fixture: Promise<Fixture> | undefined;
+
+/** One profile (with a 300-character URL) and one sink with a request, shared by the tests. */
+function shared(page: Page): Promise<Fixture> {
+	fixture ??= (async () => {
+		const profile = await createProfile(page, uniqueName('Layout'));
+		const origin = new URL(page.url()).origin;
+		const headers = { origin };
+		const created = await page.request.post('/api/sinks', {
+			headers,
+			data: { name: uniqueName('Layout sink') }
+		});
+		expect(created.status()).toBe(201);
+		const { sink } = (await created.json()) as { sink: { key: string; path: string } };
+		const url = longUrl(origin, sink.path);
+		expect(url).toHaveLength(300);
+		const saved = await page.request.put(`/api/profiles/${profile}`, {
+			headers,
+			data: {
+				baseRevision: 1,
+				document: {
+					services: {
+						sendMessage: {
+							genericSmsSendUrl: url,
+							genericSmsSendPostData: 'to=%sms_to%&unknown=%no_such_name%'
+						}
+					}
+				}
+			}
+		});
+		expect(saved.status()).toBe(200);
+		// A request with a long path and header, for the sink's list of received requests.
+		const received = await page.request.post(`${sink.path}${'long-path-segment/'.repeat(12)}`, {
+			headers: { 'x-long-header': 'v'.repeat(400) },
+			data: { hello: 'world'.repeat(60) }
+		});
+		expect(received.ok()).toBe(true);
+		return { profile, sink: sink.key, url };
+	})();
+	return fixture;
+}
+
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+	const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+		scrollWidth: document.scrollingElement!.scrollWidth,
+		innerWidth: window.innerWidth
+	}));
+	expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
+}
+
+async function expectSchemeBackground(page: Page, scheme: Scheme): Promise<void> {
+	const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+	expect(background, `the page's background in the ${scheme} scheme`).toBe(BACKGROUND[scheme]);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+	const dir = process.env.LAYOUT_SCREENSHOTS;
+	if (!dir) return;
+	mkdirSync(dir, { recursive: true });
+	await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Runs the common checks, then `more`, at every width in both schemes. The page is loaded again
+ * at each width, as a browser on that screen would load it.
+ */
+async function atEveryWidth(
+	page: Page,
+	address: string,
+	name: string,
+	more?: (width: number, scheme: Scheme) => Promise<void>
+): Promise<void> {
+	for (const width of WIDTHS) {
+		await page.setViewportSize({ width, height: 900 });
+		for (const scheme of SCHEMES) {
+			await test.step(`${width} px, ${scheme}`, async () => {
+				await page.emulateMedia({ colorScheme: scheme });
+				if (scheme === 'light') {
+					await page.goto(address);
+					await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+				}
+				await screenshot(page, `${name}-${width}-${scheme}`);
+				await expectNoSidewaysScroll(page);
+				await expectSchemeBackground(page, scheme);
+				await expectAccessible(page);
+				await more?.(width, scheme);
+			});
+		}
+	}
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function box(locator: Locator): Promise<Box> {
+	const found = await locator.boundingBox();
+	expect(found, `${locator} has a box`).not.toBeNull();
+	return found!;
+}
+
+/** Where the element is on the page (not in the viewport, which scrolls). */
+async function placeOnPage(locator: Locator): Promise<[number, number]> {
+	return locator.evaluate((el) => {
+		const r = el.getBoundingClientRect();
+		return [r.x + scrollX, r.y + scrollY];
+	});
+}
+
+function overlap(a: Box, b: Box): boolean {
+	return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The right edges of the elements that stick out of `container` on the right, if any. */
+async function sticksOut(container: Locator, selector: string): Promise<string[]> {
+	return container.evaluate((root, selector) => {
+		const limit = root.getBoundingClientRect().right + 0.5;
+		return [...root.querySelectorAll(selector)]
+			.filter((el) => el.getBoundingClientRect().right > limit)
+			.map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`);
+	}, selector);
+}
+
+test.describe('layout at every width, in light and dark', () => {
+	test.describe.configure({ timeout: 180_000 });
+
+	const pages: [string, (f: Fixture) => string][] = [
+		['services list', () => '/'],
+		['a service page', () => '/services/sendMessage'],
+		['profiles', () => '/profiles'],
+		['a profile', (f) => `/profiles/${f.profile}`],
+		['export', (f) => `/profiles/${f.profile}/export`],
+		['import', (f) => `/profiles/${f.profile}/import`],
+		['portal sheet', (f) => `/profiles/${f.profile}/portal`],
+		['backup', (f) => `/profiles/${f.profile}/backup`],
+		['echo sinks', () => '/sinks'],
+		['an echo sink', (f) => `/sinks/${f.sink}`],
+		['audit log', () => '/admin/audit'],
+		['users', () => '/admin/users'],
+		['account', () => '/account'],
+		['a page that does not exist', () => '/no-such-page']
+	];
+	for (const [name, address] of pages) {
+		test(name, async ({ page }) => {
+			const f = await shared(page);
+			await atEveryWidth(page, address(f), name.replaceAll(' ', '-'));
+		});
+	}
+
+	test('the profile editor with a 300-character URL, tooltips open', async ({ page }) => {
+		const f = await shared(page);
+		const address = `/profiles/${f.profile}/services/sendMessage`;
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		const body = page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const settings = page.locator('.settings');
+
+		await atEveryWidth(page, address, 'profile-editor', async (width, scheme) => {
+			await expect(url).toHaveText(f.url);
+			await expect(preview.getByText('no_such_name').first()).toBeVisible();
+
+			// Every field and editor stays inside the settings column, none over the preview.
+			expect(
+				await sticksOut(settings, '[data-field], .cm-editor, input, select, textarea')
+			).toEqual([]);
+			const previewBox = await box(preview);
+			for (const editor of await page.locator('.cm-editor').all()) {
+				expect(overlap(await box(editor), previewBox), 'an editor overlaps the preview').toBe(
+					false
+				);
+			}
+			// The URL line, headers, body and diagnostics wrap inside the preview.
+			expect(await sticksOut(preview, 'p, li, table, pre, header, h3, code')).toEqual([]);
+			if (width >= 1440) {
+				// Side by side, and together they use the width of the screen.
+				expect(previewBox.x).toBeGreaterThan((await box(settings)).x);
+				expect(previewBox.x + previewBox.width).toBeGreaterThan(width - 60);
+				expect((await box(url)).width).toBeGreaterThan(width * 0.3);
+			}
+
+			// The first keystroke moves nothing above or beside it.
+			// The URL's frame (its text scrolls sideways inside it), the preview and the title.
+			const frame = page.locator('[data-field="genericSmsSendUrl"] .cm-editor');
+			const marks = [frame, preview, page.locator('h1')];
+			const before = await Promise.all(marks.map(placeOnPage));
+			await url.click();
+			await page.keyboard.press('End');
+			await page.keyboard.type('%');
+			const completion = page.locator('.cm-tooltip-autocomplete');
+			await expect(completion).toBeVisible();
+			await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
+			expect(await Promise.all(marks.map(placeOnPage))).toEqual(before);
+
+			// The completion list, in the page's scheme, inside the screen. Its options are chosen
+			// with the arrow keys in the editor (aria-activedescendant), not by focusing the list,
+			// which axe's rule for scrollable regions cannot know; every other rule runs.
+			const results = await new AxeBuilder({ page })
+				.disableRules(['scrollable-region-focusable'])
+				.analyze();
+			expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+			const list = await box(completion);
+			expect(list.x + list.width).toBeLessThanOrEqual(width);
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Backspace');
+			await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+
+			// The hover and lint tooltip of an unknown name.
+			await body.getByText('%no_such_name%').hover();
+			const tooltip = page.locator('.cm-tooltip-hover');
+			await expect(tooltip.locator('.cm-tpl-hover')).toBeVisible();
+			await expect(tooltip.locator('.cm-diagnostic')).toBeVisible();
+			await expectAccessible(page);
+			const hint = await box(tooltip);
+			expect(hint.x).toBeGreaterThanOrEqual(0);
+			expect(hint.x + hint.width).toBeLessThanOrEqual(width);
+			const colours = await tooltip.evaluate((el) => {
+				const style = getComputedStyle(el);
+				return [style.color, style.backgroundColor];
+			});
+			const text = await page.evaluate(() => getComputedStyle(document.body).color);
+			expect(colours[0], `tooltip text in the ${scheme} scheme`).toBe(text);
+			expect(colours[1], `tooltip background in the ${scheme} scheme`).toBe(PANEL[scheme]);
+			await page.mouse.move(0, 0);
+			await screenshot(page, `profile-editor-${width}-${scheme}-typed`);
+		});
+	});
+
+	test('a test call with a long URL: the method label stays a word', async ({ page }) => {
+		const f = await shared(page);
+		await page.goto(`/profiles/${f.profile}/services/sendMessage`);
+		// The editors are mounted once the page runs: the shortcut is listened to from then on.
+		await expect(page.locator('.cm-editor').first()).toBeVisible();
+		await page.keyboard.press('Control+Enter');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		const method = panel.locator('.sent .method');
+		await expect(method).toHaveText('POST', { timeout: 15_000 });
+		for (const width of WIDTHS) {
+			await page.setViewportSize({ width, height: 900 });
+			const label = await box(method);
+			// One line of text: wider than tall.
+			expect(label.width).toBeGreaterThan(label.height);
+			expect(await sticksOut(panel, 'p, pre, code, table, li')).toEqual([]);
+			await expectNoSidewaysScroll(page);
+		}
+	});
+
+	test('the menu on a phone opens, leads to a page and closes', async ({ page }) => {
+		await page.setViewportSize({ width: 390, height: 800 });
+		await page.goto('/');
+		const menu = page.getByRole('button', { name: 'Menu' });
+		const nav = page.getByRole('navigation', { name: 'Main' });
+		await expect(nav).toBeHidden();
+		await expect(menu).toHaveAttribute('aria-expanded', 'false');
+		// A click before the page's script runs does nothing: click until the menu opens.
+		await expect(async () => {
+			if ((await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+			await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+		}).toPass();
+		await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+		await expectNoSidewaysScroll(page);
+		for (const scheme of SCHEMES) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expectAccessible(page);
+		}
+		await nav.getByRole('link', { name: 'Profiles' }).click();
+		await expect(page).toHaveURL(/\/profiles$/);
+		await expect(nav).toBeHidden();
+		await page.setViewportSize({ width: 1440, height: 800 });
+		await expect(menu).toBeHidden();
+		await expect(nav).toBeVisible();
+	});
+});
+
+test.describe('signed-out pages and refusals at every width, in light and dark', () => {
+	test.describe.configure({ timeout: 180_000 });
+	test.use({ storageState: signedOut });
+
+	test('sign-in page', async ({ page }) => {
+		await atEveryWidth(page, '/login', 'login');
+	});
+
+	test('a page the role does not allow (403) looks like the app', async ({
+		browser,
+		adminState
+	}) => {
+		const viewer = await viewerPage(browser, adminState);
+		const response = await viewer.goto('/admin/users');
+		expect(response?.status()).toBe(403);
+		await atEveryWidth(viewer, '/admin/users', 'forbidden', async () => {
+			await expect(viewer.getByRole('link', { name: 'Provisioning Studio' })).toBeVisible();
+			await expect(viewer.getByText('This page needs the admin role.')).toBeVisible();
+		});
+		await viewer.context().close();
+	});
+});
+
+/** A signed-in viewer's page in a context of its own, created by the admin. */
+async function viewerPage(browser: Browser, adminState: string): Promise<Page> {
+	const baseURL = test.info().project.use.baseURL;
+	const admin = await browser.newContext({ baseURL, storageState: adminState });
+	const email = uniqueEmail('viewer');
+	await createUser(await admin.newPage(), { email, name: 'Vera Viewer', role: 'viewer' });
+	await admin.close();
+	const viewer = await (await browser.newContext({ baseURL })).newPage();
+	await signIn(viewer, email, PASSWORD);
+	return viewer;
+}
