@@ -445,34 +445,40 @@ afterAll(async () => {
 });
 
 describe('a secret in any spot of a template', () => {
-	it.each(PATHS)('never shows in a message, history, audit or log: $name', async (path) => {
-		await fc.assert(
-			fc.asyncProperty(secretArbitrary, async (secret) => {
-				current = secret;
-				await admin.json(`/api/sinks/${sinkKey}`, {
-					method: 'PUT',
-					json: {
-						answer: { status: 400, contentType: 'application/json', body: echoBody(null, '') }
-					}
-				});
-				const before = upstream.requests.length;
-				await Promise.all(PLACEMENTS.map((placement) => runOne(path, placement, secret)));
+	it.each(PATHS)(
+		'never shows in a message, history, audit, sink record or log: $name',
+		async (path) => {
+			await fc.assert(
+				fc.asyncProperty(secretArbitrary, async (secret) => {
+					current = secret;
+					await admin.json(`/api/sinks/${sinkKey}`, {
+						method: 'PUT',
+						json: {
+							answer: { status: 400, contentType: 'application/json', body: echoBody(null, '') }
+						}
+					});
+					const before = upstream.requests.length;
+					await Promise.all(PLACEMENTS.map((placement) => runOne(path, placement, secret)));
 
-				// The secret was really sent (so that masking, not a lost value, is what is tested).
-				if (path.base('').startsWith(upstream.url)) {
-					const received = JSON.stringify(upstream.requests.slice(before));
-					expect(forms(secret).some((form) => received.includes(form))).toBe(true);
-				}
-				const history = await admin.json('/api/test-calls?service=mediaRefSend');
-				expectNoSecret('The history list', [history.text, ...strings(history.body)], secret);
-				const audit = await admin.json('/api/audit?action=test_call&limit=1000');
-				expect(audit.body.entries!.length).toBeGreaterThan(0);
-				expectNoSecret('The audit log', [audit.text, ...strings(audit.body)], secret);
-				expectNoSecret('The server output', [server.stdout(), server.stderr()], secret);
-			}),
-			{ numRuns: 3 }
-		);
-	});
+					// The secret was really sent (so that masking, not a lost value, is what is tested).
+					if (path.base('').startsWith(upstream.url)) {
+						const received = JSON.stringify(upstream.requests.slice(before));
+						expect(forms(secret).some((form) => received.includes(form))).toBe(true);
+					}
+					const history = await admin.json('/api/test-calls?service=mediaRefSend');
+					expectNoSecret('The history list', [history.text, ...strings(history.body)], secret);
+					const recorded = await admin.json(`/api/sinks/${sinkKey}`);
+					expect(recorded.status).toBe(200);
+					expectNoSecret('The sink’s recorded requests', [recorded.text], secret);
+					const audit = await admin.json('/api/audit?action=test_call&limit=1000');
+					expect(audit.body.entries!.length).toBeGreaterThan(0);
+					expectNoSecret('The audit log', [audit.text, ...strings(audit.body)], secret);
+					expectNoSecret('The server output', [server.stdout(), server.stderr()], secret);
+				}),
+				{ numRuns: 3 }
+			);
+		}
+	);
 });
 
 describe('a stored secret typed into a host', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
+import { maskSecretsIn } from '$lib/core/request';
 import { recordAudit, type Actor } from './audit';
 import type { ServerContext } from './context';
 import type { SinkRequestRow, SinkRow } from './store/types';
@@ -100,6 +101,11 @@ export interface IncomingSinkRequest {
 	body: Uint8Array;
 	via: SinkRecord['via'];
 	ip: string | null;
+	/**
+	 * The forms of the secrets a test call carried: recorded as the mask, so a sink never keeps a
+	 * stored secret in clear (the request itself carried them, as an upstream's would).
+	 */
+	secrets?: readonly string[];
 }
 
 /** Keys are 128 random bits, base64url. */
@@ -227,17 +233,23 @@ export async function receiveAtSink(
 	if (!sink) return undefined;
 	const truncated = incoming.body.length > SINK_BODY_BYTES;
 	const body = bodyText(incoming.body.subarray(0, SINK_BODY_BYTES), truncated);
-	const record: SinkRecord = {
-		method: incoming.method,
-		path: incoming.path,
-		headers: incoming.headers.map((h) => ({ name: h.name, value: recordedValue(h.name, h.value) })),
-		body: body.text,
-		bodyEncoding: body.encoding,
-		size: incoming.body.length,
-		truncated,
-		via: incoming.via,
-		ip: incoming.ip
-	};
+	const record: SinkRecord = maskSecretsIn(
+		{
+			method: incoming.method,
+			path: incoming.path,
+			headers: incoming.headers.map((h) => ({
+				name: h.name,
+				value: recordedValue(h.name, h.value)
+			})),
+			body: body.text,
+			bodyEncoding: body.encoding,
+			size: incoming.body.length,
+			truncated,
+			via: incoming.via,
+			ip: incoming.ip
+		},
+		incoming.secrets ?? []
+	);
 	const row = await ctx.store.sinks.addRequest(key, Date.now(), JSON.stringify(record), SINK_KEEP);
 	events.emit(key, requestView(row));
 	return sink.answer;

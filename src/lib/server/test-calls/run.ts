@@ -119,7 +119,8 @@ async function deliverToSink(
 	request: BuiltRequest,
 	shown: { method: string; url: string },
 	target: { key: string; path: string },
-	signal: AbortSignal
+	signal: AbortSignal,
+	secrets: readonly string[]
 ): Promise<ReceivedResponse> {
 	if (!['GET', 'HEAD', 'POST', 'PUT'].includes(request.method)) {
 		throw new OutboundError('blocked_method', `${request.method} is not a method the callers use.`);
@@ -140,7 +141,8 @@ async function deliverToSink(
 		headers,
 		body,
 		via: 'test_call',
-		ip: null
+		ip: null,
+		secrets
 	});
 	if (answer && answer.delayMs > 0) await sinkDelay(shown, answer.delayMs, signal);
 	const status = answer?.status ?? 404;
@@ -203,7 +205,7 @@ async function callOne(
 	}
 	try {
 		const received = sink
-			? await deliverToSink(ctx, request, target, sink, signal)
+			? await deliverToSink(ctx, request, target, sink, signal, forms)
 			: await sendOutbound(
 					{ ...request, shownUrl: redacted.url },
 					{ ...outboundConfig(), signal }
