@@ -406,6 +406,42 @@ function cut(text: string): { text: string; truncated: boolean } {
 	return { text: Buffer.from(text).subarray(0, SANDBOX_RECORD_BYTES).toString(), truncated: true };
 }
 
+interface Pending {
+	sandboxId: string;
+	at: number;
+	record: SandboxPushRecord;
+}
+
+let pending: Pending[] = [];
+let flushing: Promise<void> | null = null;
+
+/**
+ * Records a push before its answer is sent. Pushes that arrive in the same turn of the event
+ * loop are written in one transaction (under load, one per turn instead of one per request),
+ * then announced to the sandbox's watchers.
+ */
+function recordPush(ctx: ServerContext, sandboxId: string, record: SandboxPushRecord) {
+	pending.push({ sandboxId, at: Date.now(), record });
+	flushing ??= new Promise<void>((resolve, reject) => {
+		setImmediate(() => {
+			const batch = pending;
+			pending = [];
+			flushing = null;
+			const rows = batch.map((p) => ({ ...p, record: JSON.stringify(p.record) }));
+			ctx.store.sandboxes.addPushes(rows, SANDBOX_KEEP).then((ids) => {
+				batch.forEach((p, i) => {
+					const id = ids[i];
+					if (id !== null && events.listenerCount(p.sandboxId) > 0) {
+						events.emit(p.sandboxId, { id, at: p.at, ...p.record });
+					}
+				});
+				resolve();
+			}, reject);
+		});
+	});
+	return flushing;
+}
+
 /**
  * Answers a request to a sandbox address. A wrong key or an unknown path is 404 and nothing is
  * recorded; over the rate limit is 429 with Retry-After, over the body limit 413 (neither is
@@ -471,18 +507,6 @@ export async function receivePush(ctx: ServerContext, incoming: IncomingPush): P
 		elementsOmitted: Math.max(0, elements - SANDBOX_RECORD_ELEMENTS),
 		ip: incoming.ip
 	};
-	try {
-		const saved = await ctx.store.sandboxes.addPush(
-			row.id,
-			Date.now(),
-			JSON.stringify(record),
-			SANDBOX_KEEP
-		);
-		events.emit(row.id, pushView(saved));
-	} catch (error) {
-		// The sandbox was deleted while this request ran: the answer stands, nothing is kept.
-		if (!(await ctx.store.sandboxes.get(row.id))) byHash.delete(row.keyHash);
-		else throw error;
-	}
+	await recordPush(ctx, row.id, record);
 	return jsonResponse(reply.httpStatus, answer);
 }

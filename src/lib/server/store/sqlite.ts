@@ -266,22 +266,32 @@ export function openSqliteStore(dataDir: string): Store {
 		return testCall(q('SELECT * FROM test_calls WHERE id = ?').get(info.lastInsertRowid) as Row);
 	});
 
-	// Pruning seeks the `keep`-th newest push in the index, so a record costs the same however
+	// Pruning seeks the `keep`-th newest push in the index, so a batch costs the same however
 	// many were dropped before.
-	const addSandboxPush = db.transaction(
-		(sandboxId: string, at: number, record: string, keep: number) => {
-			const info = q('INSERT INTO sandbox_pushes (sandbox_id, at, record) VALUES (?, ?, ?)').run(
-				sandboxId,
-				at,
-				record
-			);
-			q(
-				`DELETE FROM sandbox_pushes WHERE sandbox_id = ? AND id <= (SELECT id FROM sandbox_pushes
-				 WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`
-			).run(sandboxId, sandboxId, keep);
-			return sandboxPush(
-				q('SELECT * FROM sandbox_pushes WHERE id = ?').get(info.lastInsertRowid) as Row
-			);
+	const addSandboxPushes = db.transaction(
+		(pushes: { sandboxId: string; at: number; record: string }[], keep: number) => {
+			const ids: (number | null)[] = [];
+			const touched = new Set<string>();
+			for (const push of pushes) {
+				if (!q('SELECT 1 FROM sandboxes WHERE id = ?').get(push.sandboxId)) {
+					ids.push(null);
+					continue;
+				}
+				const info = q('INSERT INTO sandbox_pushes (sandbox_id, at, record) VALUES (?, ?, ?)').run(
+					push.sandboxId,
+					push.at,
+					push.record
+				);
+				ids.push(Number(info.lastInsertRowid));
+				touched.add(push.sandboxId);
+			}
+			for (const sandboxId of touched) {
+				q(
+					`DELETE FROM sandbox_pushes WHERE sandbox_id = ? AND id <= (SELECT id FROM sandbox_pushes
+					 WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`
+				).run(sandboxId, sandboxId, keep);
+			}
+			return ids;
 		}
 	);
 
@@ -530,8 +540,8 @@ export function openSqliteStore(dataDir: string): Store {
 			async delete(id) {
 				return q('DELETE FROM sandboxes WHERE id = ?').run(id).changes === 1;
 			},
-			async addPush(sandboxId, at, record, keep) {
-				return relaxed(() => addSandboxPush(sandboxId, at, record, keep));
+			async addPushes(pushes, keep) {
+				return relaxed(() => addSandboxPushes(pushes, keep));
 			},
 			async pushes(sandboxId, afterId, limit) {
 				const rows = q(

@@ -249,8 +249,14 @@ export interface Store {
 		): Promise<boolean>;
 		/** Deletes the sandbox and every push it recorded. */
 		delete(id: string): Promise<boolean>;
-		/** Records a push and keeps only the newest `keep` of that sandbox. */
-		addPush(sandboxId: string, at: number, record: string, keep: number): Promise<SandboxPushRow>;
+		/**
+		 * Records pushes in one transaction, in order, and keeps only the newest `keep` of each
+		 * sandbox; returns their ids. A push of a sandbox deleted meanwhile is dropped (id null).
+		 */
+		addPushes(
+			pushes: { sandboxId: string; at: number; record: string }[],
+			keep: number
+		): Promise<(number | null)[]>;
 		/** Pushes recorded after `afterId` (all when 0), newest first, at most `limit`. */
 		pushes(sandboxId: string, afterId: number, limit: number): Promise<SandboxPushRow[]>;
 	};
