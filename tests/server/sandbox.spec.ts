@@ -338,6 +338,40 @@ describe('limits', () => {
 	});
 });
 
+describe('bad input', () => {
+	it('never takes the server down nor loses the pushes of another sandbox', async () => {
+		const other = await createSandbox();
+		await send(other, GENERIC);
+		const sandbox = await createSandbox();
+		const depth = 200_000;
+		const deep = `{"verb":"NotifyReprovision","AppId":"a","DeviceToken":"d","Selector":"s","Extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+		const accepted = await call(`${sandbox.pushUrl}/pnm2/send`, { body: deep });
+		expect(accepted.status).toBe(200);
+		expect(accepted.body).toMatchObject({ status: 200 });
+		const deepList = await call(`${sandbox.pushUrl}/pnm2/multisend`, {
+			body: `[${'['.repeat(depth)}${']'.repeat(depth)}]`
+		});
+		expect(deepList.body).toMatchObject([{ status: 400 }]);
+		const notUtf8 = await fetch(`${sandbox.pushUrl}/pnm2/send`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])
+		});
+		expect(notUtf8.status).toBe(400);
+		const recorded = await pushes(sandbox);
+		expect(recorded).toHaveLength(3);
+		expect(recorded[2].pushes[0].request).toEqual({
+			verb: 'NotifyReprovision',
+			AppId: 'a',
+			DeviceToken: 'd',
+			Selector: 's'
+		});
+		expect(recorded[0].bodyEncoding).toBe('base64');
+		expect(await pushes(other)).toHaveLength(1);
+		expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+	});
+});
+
 describe('the API', () => {
 	it('creates with an absolute pushUrl; viewers read, and may not create, change or rotate', async () => {
 		const sandbox = await createSandbox();

@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
 	gatewayRespond,
+	PUSH_ATTRIBUTE_NAMES,
 	PushTargetSchema,
 	type GatewayTraceEntry,
 	type PushEndpoint,
@@ -412,6 +413,29 @@ interface Pending {
 	record: SandboxPushRecord;
 }
 
+/**
+ * The record as JSON. An accepted push keeps attributes the contract does not name, and one of
+ * them may nest too deep to write (JSON.parse reads any depth, JSON.stringify recurses): then
+ * the record keeps only the attributes the contract names (the body as received still has all).
+ */
+function recordText(pending: Pending): string {
+	try {
+		return JSON.stringify(pending.record);
+	} catch {
+		const named = (request: PushRequest) =>
+			Object.fromEntries(
+				Object.entries(request).filter(
+					([name]) => name === 'verb' || PUSH_ATTRIBUTE_NAMES.includes(name)
+				)
+			) as PushRequest;
+		pending.record = {
+			...pending.record,
+			pushes: pending.record.pushes.map((p) => ({ ...p, request: named(p.request) }))
+		};
+		return JSON.stringify(pending.record);
+	}
+}
+
 let pending: Pending[] = [];
 let flushing: Promise<void> | null = null;
 
@@ -427,7 +451,13 @@ function recordPush(ctx: ServerContext, sandboxId: string, record: SandboxPushRe
 			const batch = pending;
 			pending = [];
 			flushing = null;
-			const rows = batch.map((p) => ({ ...p, record: JSON.stringify(p.record) }));
+			let rows;
+			try {
+				rows = batch.map((p) => ({ ...p, record: recordText(p) }));
+			} catch (error) {
+				reject(error as Error);
+				return;
+			}
 			ctx.store.sandboxes.addPushes(rows, SANDBOX_KEEP).then((ids) => {
 				batch.forEach((p, i) => {
 					const id = ids[i];
