@@ -98,6 +98,8 @@ export async function benchSandbox(): Promise<string[][]> {
 
 		const before = app.rss();
 		const many = await load(send, MANY);
+		// Let the last answers and the garbage collector settle before reading it again.
+		await new Promise((resolve) => setTimeout(resolve, 2000));
 		const after = app.rss();
 
 		const row = (label: string, r: autocannon.Result) => [
