@@ -11,6 +11,8 @@ export default defineConfig({
 					filename.split(/[/\\]/).includes('node_modules') ? undefined : true
 			},
 			adapter: adapter(),
+			// The cross-site form check runs in hooks.server.ts, which exempts push sandboxes.
+			csrf: { trustedOrigins: ['*'] },
 			// Scripts only from our origin (hashed or nonced by the kit); styles inline too, since
 			// Svelte and CodeMirror inject them; nothing may frame the app.
 			csp: {

@@ -1,4 +1,5 @@
 import { benchEditor } from './editor';
+import { benchSandbox } from './sandbox';
 import { benchServer } from './server';
 import { benchTemplate } from './template';
 import { benchTestCalls } from './test-calls';
@@ -44,6 +45,12 @@ table(
 	'Test calls: overhead over calling the loopback upstream directly, and 50 concurrent callers',
 	['case', 'p50', 'p99', 'throughput', 'calls'],
 	await benchTestCalls()
+);
+
+table(
+	'Push sandbox: sustained sends beside two floors, a 1,000-element multisend, RSS over 100,000 pushes',
+	['case', 'p50', 'p99 (RSS: after)', 'throughput', 'non-2xx + errors'],
+	await benchSandbox()
 );
 
 table(

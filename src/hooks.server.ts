@@ -37,6 +37,41 @@ const securityHeaders: Handle = async ({ event, resolve }) => {
 	return response;
 };
 
+/**
+ * The kit's cross-site form check, done here so that push sandboxes can be exempt (the kit's own
+ * check is off in the config): a provider's server posts to them from anywhere, and the gateway
+ * itself answers a form-encoded body 400 as the contract says. Every other path keeps it.
+ */
+const FORM_TYPES = new Set([
+	'application/x-www-form-urlencoded',
+	'multipart/form-data',
+	'text/plain',
+	'application/x-sveltekit-formdata'
+]);
+
+/** Whether a path is a push sandbox address (public, no session, no form check). */
+function isSandboxPath(pathname: string): boolean {
+	return routedPath(pathname).startsWith('/sandbox/');
+}
+
+const crossSiteForms: Handle = async ({ event, resolve }) => {
+	const { request, url } = event;
+	if (isSandboxPath(url.pathname)) return resolve(event);
+	const origin = request.headers.get('origin');
+	const forbidden =
+		['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method) &&
+		FORM_TYPES.has(
+			(request.headers.get('content-type') ?? '').split(';', 1)[0].trim().toLowerCase()
+		) &&
+		origin !== url.origin;
+	if (!forbidden) return resolve(event);
+	const message = `Cross-site ${request.method} form submissions are forbidden`;
+	if (request.headers.get('accept') === 'application/json') {
+		return json({ message }, { status: 403 });
+	}
+	return new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } });
+};
+
 function apiError(status: number, code: string, message: string): Response {
 	return json({ error: { code, message } }, { status });
 }
@@ -70,6 +105,11 @@ function sameSitePath(target: string, url: URL): string {
 }
 
 const authenticate: Handle = async ({ event, resolve }) => {
+	// The key in a sandbox's address is its credential; sessions and tokens play no part.
+	if (isSandboxPath(event.url.pathname)) {
+		event.locals.user = null;
+		return resolve(event);
+	}
 	const ctx = serverContext();
 	const bearer = /^Bearer\s+(\S+)$/i.exec(event.request.headers.get('authorization') ?? '');
 	const cookie = event.cookies.get(SESSION_COOKIE);
@@ -107,4 +147,4 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
-export const handle = sequence(securityHeaders, authenticate);
+export const handle = sequence(securityHeaders, crossSiteForms, authenticate);

@@ -39,6 +39,7 @@ test.describe('accessibility of the signed-in pages', () => {
 		'/',
 		'/profiles',
 		'/sinks',
+		'/sandboxes',
 		'/account',
 		'/admin/users',
 		'/admin/audit',

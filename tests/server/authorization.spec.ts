@@ -110,6 +110,21 @@ const ROWS: Row[] = [
 	},
 	{ method: 'GET', path: '/api/%61udit', expect: [401, 403, 403, 200] },
 	{ method: 'GET', path: '/%61pi/users', expect: [401, 403, 403, 200] },
+	{ method: 'GET', path: '/api/sandboxes', expect: [401, 200, 200, 200] },
+	{
+		method: 'POST',
+		path: '/api/sandboxes',
+		body: (who) => ({ name: `Sandbox of ${who}` }),
+		expect: [401, 403, 201, 201]
+	},
+	// A sandbox address is public: its key is the credential (here a wrong one).
+	{
+		method: 'POST',
+		path: '/sandbox/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/pnm2/send',
+		body: () => ({}),
+		expect: [404, 404, 404, 404]
+	},
+	{ method: 'GET', path: '/sandboxes', expect: [303, 'passes', 'passes', 'passes'] },
 	{ method: 'GET', path: '/', expect: [303, 200, 200, 200] },
 	{ method: 'GET', path: '/profiles', expect: [303, 'passes', 'passes', 'passes'] },
 	{ method: 'GET', path: '/profiles?sort=name', expect: [303, 'passes', 'passes', 'passes'] },
@@ -316,6 +331,21 @@ describe('cookie-authenticated writes', () => {
 			}
 		});
 		expect(answer.status).toBe(403);
+	});
+
+	it('are refused as a form to a page, signed in or not (403)', async () => {
+		for (const client of [clients.editor, clients.anonymous]) {
+			const answer = await client.fetch('/login', {
+				method: 'POST',
+				body: 'email=a%40b.test&password=x',
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					origin: 'https://evil.example'
+				}
+			});
+			expect(answer.status).toBe(403);
+			expect(await answer.text()).toBe('Cross-site POST form submissions are forbidden');
+		}
 	});
 
 	it('are refused for DELETE from a foreign Origin', async () => {

@@ -29,7 +29,10 @@ export type AuditAction =
 	| 'profile.backup_restored'
 	| 'test_call'
 	| 'sink.created'
-	| 'sink.deleted';
+	| 'sink.deleted'
+	| 'sandbox.created'
+	| 'sandbox.rotated'
+	| 'sandbox.deleted';
 
 /** Who acts: a user, or nobody yet (failed logins, setup). */
 export interface Actor {

@@ -208,3 +208,23 @@ describe('isJsonContentType', () => {
 		expect(isJsonContentType(contentType)).toBe(expected);
 	});
 });
+
+describe('targetFor', () => {
+	it('applies the Badge rule of each device token', () => {
+		const targetFor = (token: string) => (token === 'new-phone' ? 'platformA13' : 'platformB');
+		const list = [
+			samplePush(TEXT, { Badge: undefined, DeviceToken: 'new-phone' }),
+			samplePush(TEXT, { Badge: undefined, DeviceToken: 'old-phone' })
+		];
+		const reply = post('multisend', list, { targetFor });
+		expect(shape(reply)).toBe('http 200 / status [404,200] / 1 pushes / missing_data,accepted');
+	});
+
+	it('is not asked when the DeviceToken is not a string', () => {
+		const asked: string[] = [];
+		const targetFor = (token: string) => (asked.push(token), 'platformA13' as const);
+		const reply = post('send', samplePush(TEXT, { DeviceToken: 7 }), { targetFor });
+		expect(shape(reply)).toBe('http 200 / status 400 / 0 pushes / missing_core_attribute');
+		expect(asked).toEqual([]);
+	});
+});

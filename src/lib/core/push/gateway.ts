@@ -32,12 +32,14 @@ export type TokenLookup = z.infer<typeof TokenLookupSchema>;
 
 /**
  * Options of `gatewayRespond`. `target` decides the Badge rule (default `unknown`, where a
- * missing Badge is only a warning); `lookupToken` simulates the upstream service (default: every
- * token is `ok`). A lookup that throws or answers something else is a problem inside the
- * gateway (HTTP 500).
+ * missing Badge is only a warning); `targetFor` decides it per DeviceToken instead (a sandbox
+ * knows the platform of each device it simulates); `lookupToken` simulates the upstream service
+ * (default: every token is `ok`). A lookup that throws or answers something else is a problem
+ * inside the gateway (HTTP 500).
  */
 export interface GatewayOptions {
 	target?: PushTarget;
+	targetFor?: (deviceToken: string) => PushTarget;
 	lookupToken?: (appId: string, deviceToken: string) => TokenLookup;
 }
 
@@ -110,8 +112,20 @@ function answer(
 	return { response: { status, response }, trace: { index, outcome, status, issues } };
 }
 
+/** The target of a push by its DeviceToken, `unknown` when the token cannot be read. */
+function targetOf(value: unknown, targetFor: (deviceToken: string) => PushTarget): PushTarget {
+	let token: unknown;
+	try {
+		token = isPushObject(value) ? value.DeviceToken : undefined;
+	} catch {
+		return 'unknown';
+	}
+	return typeof token === 'string' ? targetFor(token) : 'unknown';
+}
+
 function answerPush(value: unknown, index: number, prefix: boolean, options: GatewayOptions) {
-	const checked = validatePush(value, { target: options.target });
+	const target = options.targetFor ? targetOf(value, options.targetFor) : options.target;
+	const checked = validatePush(value, { target });
 	const issues = checked.issues.map((i) => (prefix ? { ...i, path: [index, ...i.path] } : i));
 	if (!checked.ok) {
 		const errors = issues.filter((i) => i.severity === 'error');

@@ -7,3 +7,4 @@ export { CORE_ATTRIBUTES, isPushObject } from './checks';
 export * from './gateway';
 export * from './interpret';
 export { PUSH_SAMPLES, samplePush } from './samples';
+export * from './device';

@@ -25,6 +25,8 @@ const RULES: Rule[] = [
 	{ methods: ['GET'], path: /^\/api\/health\/?$/, access: 'public' },
 	// Echo sinks are addressed by their secret key, called by anyone who has it.
 	{ methods: '*', path: /^\/sink\//, access: 'public' },
+	// So are push sandboxes: a provider's server calls them with the key in the address.
+	{ methods: '*', path: /^\/sandbox\//, access: 'public' },
 	{ methods: '*', path: /^\/(admin|api\/users|api\/audit)(\/|$)/, access: 'admin' },
 	{
 		methods: '*',

@@ -103,5 +103,28 @@ CREATE TABLE sink_requests (
 );
 CREATE INDEX sink_requests_sink ON sink_requests(sink_key, id);
 `
+	},
+	{
+		version: 3,
+		name: 'push sandboxes and the pushes they received',
+		sql: `
+CREATE TABLE sandboxes (
+	id TEXT PRIMARY KEY,
+	key TEXT NOT NULL,
+	key_hash TEXT NOT NULL UNIQUE,
+	name TEXT NOT NULL,
+	owner_id INTEGER REFERENCES users(id),
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	settings TEXT NOT NULL
+);
+CREATE TABLE sandbox_pushes (
+	id INTEGER PRIMARY KEY,
+	sandbox_id TEXT NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+	at INTEGER NOT NULL,
+	record TEXT NOT NULL
+);
+CREATE INDEX sandbox_pushes_sandbox ON sandbox_pushes(sandbox_id, id);
+`
 	}
 ];

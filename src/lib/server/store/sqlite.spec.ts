@@ -230,3 +230,47 @@ describe('users and sessions', () => {
 		expect(await store.sessions.find('idle')).toBeUndefined();
 	});
 });
+
+describe('sandboxes', () => {
+	const sandbox = (id: string, ownerId: number) => ({
+		id,
+		key: `key-${id}`,
+		keyHash: `hash-${id}`,
+		name: id,
+		ownerId,
+		createdAt: 1,
+		updatedAt: 1,
+		settings: '{}'
+	});
+
+	it('keeps the newest pushes of each sandbox and drops a push of a deleted one alone', async () => {
+		const owner = await user();
+		await store.sandboxes.create(sandbox('one', owner.id));
+		await store.sandboxes.create(sandbox('two', owner.id));
+		const batch = (n: number, sandboxId: string) =>
+			Array.from({ length: n }, (_, i) => ({ sandboxId, at: i, record: `{"n":${i}}` }));
+		await store.sandboxes.addPushes([...batch(5, 'one'), ...batch(2, 'two')], 3);
+		expect((await store.sandboxes.pushes('one', 0, 100)).map((p) => p.record)).toEqual([
+			'{"n":4}',
+			'{"n":3}',
+			'{"n":2}'
+		]);
+		expect(await store.sandboxes.pushes('two', 0, 100)).toHaveLength(2);
+		const ids = await store.sandboxes.addPushes([...batch(1, 'gone'), ...batch(1, 'two')], 3);
+		expect(ids[0]).toBeNull();
+		expect(ids[1]).toBeTypeOf('number');
+		expect(await store.sandboxes.pushes('two', 0, 100)).toHaveLength(3);
+	});
+
+	it('finds a sandbox by its key hash, and deletes its pushes with it', async () => {
+		const owner = await user();
+		await store.sandboxes.create(sandbox('one', owner.id));
+		await store.sandboxes.addPushes([{ sandboxId: 'one', at: 1, record: '{}' }], 10);
+		expect((await store.sandboxes.byKeyHash('hash-one'))?.id).toBe('one');
+		expect(await store.sandboxes.update('one', { key: 'k2', keyHash: 'h2' }, 5)).toBe(true);
+		expect(await store.sandboxes.byKeyHash('hash-one')).toBeUndefined();
+		expect((await store.sandboxes.get('one'))?.updatedAt).toBe(5);
+		expect(await store.sandboxes.delete('one')).toBe(true);
+		expect(rawDb().prepare('SELECT COUNT(*) AS n FROM sandbox_pushes').get()).toEqual({ n: 0 });
+	});
+});

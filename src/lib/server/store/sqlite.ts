@@ -9,6 +9,8 @@ import type {
 	RevisionRow,
 	Role,
 	Session,
+	SandboxPushRow,
+	SandboxRow,
 	SinkRequestRow,
 	SinkRow,
 	Store,
@@ -120,6 +122,29 @@ function sinkRequest(row: Row): SinkRequestRow {
 	return {
 		id: row.id as number,
 		sinkKey: row.sink_key as string,
+		at: row.at as number,
+		record: row.record as string
+	};
+}
+
+function sandbox(row: Row | undefined): SandboxRow | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id as string,
+		key: row.key as string,
+		keyHash: row.key_hash as string,
+		name: row.name as string,
+		ownerId: (row.owner_id as number | null) ?? null,
+		createdAt: row.created_at as number,
+		updatedAt: row.updated_at as number,
+		settings: row.settings as string
+	};
+}
+
+function sandboxPush(row: Row): SandboxPushRow {
+	return {
+		id: row.id as number,
+		sandboxId: row.sandbox_id as string,
 		at: row.at as number,
 		record: row.record as string
 	};
@@ -240,6 +265,35 @@ export function openSqliteStore(dataDir: string): Store {
 		).run(input.userId, input.service, input.userId, input.service, keep);
 		return testCall(q('SELECT * FROM test_calls WHERE id = ?').get(info.lastInsertRowid) as Row);
 	});
+
+	// Pruning seeks the `keep`-th newest push in the index, so a batch costs the same however
+	// many were dropped before.
+	const addSandboxPushes = db.transaction(
+		(pushes: { sandboxId: string; at: number; record: string }[], keep: number) => {
+			const ids: (number | null)[] = [];
+			const touched = new Set<string>();
+			for (const push of pushes) {
+				if (!q('SELECT 1 FROM sandboxes WHERE id = ?').get(push.sandboxId)) {
+					ids.push(null);
+					continue;
+				}
+				const info = q('INSERT INTO sandbox_pushes (sandbox_id, at, record) VALUES (?, ?, ?)').run(
+					push.sandboxId,
+					push.at,
+					push.record
+				);
+				ids.push(Number(info.lastInsertRowid));
+				touched.add(push.sandboxId);
+			}
+			for (const sandboxId of touched) {
+				q(
+					`DELETE FROM sandbox_pushes WHERE sandbox_id = ? AND id <= (SELECT id FROM sandbox_pushes
+					 WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`
+				).run(sandboxId, sandboxId, keep);
+			}
+			return ids;
+		}
+	);
 
 	const addSinkRequest = db.transaction(
 		(sinkKey: string, at: number, record: string, keep: number) => {
@@ -451,6 +505,54 @@ export function openSqliteStore(dataDir: string): Store {
 			},
 			async clearRequests(sinkKey) {
 				q('DELETE FROM sink_requests WHERE sink_key = ?').run(sinkKey);
+			}
+		},
+		sandboxes: {
+			async create(row) {
+				q(
+					`INSERT INTO sandboxes (id, key, key_hash, name, owner_id, created_at, updated_at, settings)
+					 VALUES (@id, @key, @keyHash, @name, @ownerId, @createdAt, @updatedAt, @settings)`
+				).run(row);
+				return sandbox(q('SELECT * FROM sandboxes WHERE id = ?').get(row.id) as Row)!;
+			},
+			async list() {
+				const rows = q('SELECT * FROM sandboxes ORDER BY created_at DESC, id').all() as Row[];
+				return rows.map((r) => sandbox(r)!);
+			},
+			async get(id) {
+				return sandbox(q('SELECT * FROM sandboxes WHERE id = ?').get(id) as Row);
+			},
+			async byKeyHash(keyHash) {
+				return sandbox(q('SELECT * FROM sandboxes WHERE key_hash = ?').get(keyHash) as Row);
+			},
+			async update(id, changes, at) {
+				const sets = ['updated_at = @at'];
+				if (changes.name !== undefined) sets.push('name = @name');
+				if (changes.settings !== undefined) sets.push('settings = @settings');
+				if (changes.key !== undefined) sets.push('key = @key');
+				if (changes.keyHash !== undefined) sets.push('key_hash = @keyHash');
+				const info = q(`UPDATE sandboxes SET ${sets.join(', ')} WHERE id = @id`).run({
+					name: null,
+					settings: null,
+					key: null,
+					keyHash: null,
+					...changes,
+					at,
+					id
+				});
+				return info.changes === 1;
+			},
+			async delete(id) {
+				return q('DELETE FROM sandboxes WHERE id = ?').run(id).changes === 1;
+			},
+			async addPushes(pushes, keep) {
+				return relaxed(() => addSandboxPushes(pushes, keep));
+			},
+			async pushes(sandboxId, afterId, limit) {
+				const rows = q(
+					'SELECT * FROM sandbox_pushes WHERE sandbox_id = ? AND id > ? ORDER BY id DESC LIMIT ?'
+				).all(sandboxId, afterId, limit) as Row[];
+				return rows.map(sandboxPush);
 			}
 		},
 		audit: {

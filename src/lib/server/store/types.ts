@@ -131,6 +131,30 @@ export interface SinkRow {
 	answer: string;
 }
 
+/**
+ * A push sandbox: `key` is the secret in its address, `keyHash` its SHA-256 (hex) by which a
+ * request finds it; `settings` is JSON (the simulated upstream), written and read by the
+ * sandbox module.
+ */
+export interface SandboxRow {
+	id: string;
+	key: string;
+	keyHash: string;
+	name: string;
+	ownerId: number | null;
+	createdAt: number;
+	updatedAt: number;
+	settings: string;
+}
+
+/** A request a sandbox received and answered; `record` is JSON written by the sandbox module. */
+export interface SandboxPushRow {
+	id: number;
+	sandboxId: string;
+	at: number;
+	record: string;
+}
+
 /** A request a sink received; `record` is JSON written and read by the sink module. */
 export interface SinkRequestRow {
 	id: number;
@@ -213,6 +237,30 @@ export interface Store {
 		/** Requests received after `afterId` (all when 0), newest first, at most `limit`. */
 		requests(sinkKey: string, afterId: number, limit: number): Promise<SinkRequestRow[]>;
 		clearRequests(sinkKey: string): Promise<void>;
+	};
+	sandboxes: {
+		create(row: SandboxRow): Promise<SandboxRow>;
+		/** Every sandbox, newest first. */
+		list(): Promise<SandboxRow[]>;
+		get(id: string): Promise<SandboxRow | undefined>;
+		byKeyHash(keyHash: string): Promise<SandboxRow | undefined>;
+		update(
+			id: string,
+			changes: Partial<Pick<SandboxRow, 'name' | 'settings' | 'key' | 'keyHash'>>,
+			at: number
+		): Promise<boolean>;
+		/** Deletes the sandbox and every push it recorded. */
+		delete(id: string): Promise<boolean>;
+		/**
+		 * Records pushes in one transaction, in order, and keeps only the newest `keep` of each
+		 * sandbox; returns their ids. A push of a sandbox deleted meanwhile is dropped (id null).
+		 */
+		addPushes(
+			pushes: { sandboxId: string; at: number; record: string }[],
+			keep: number
+		): Promise<(number | null)[]>;
+		/** Pushes recorded after `afterId` (all when 0), newest first, at most `limit`. */
+		pushes(sandboxId: string, afterId: number, limit: number): Promise<SandboxPushRow[]>;
 	};
 	audit: {
 		append(entry: Omit<AuditEntry, 'id'>): Promise<void>;

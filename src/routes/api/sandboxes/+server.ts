@@ -1,0 +1,23 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http';
+import { createSandbox, CreateSandboxSchema, listSandboxes } from '$lib/server/sandboxes';
+import type { RequestHandler } from './$types';
+
+/** Every push sandbox of the team, newest first. */
+export const GET: RequestHandler = async ({ url }) =>
+	json({ sandboxes: await listSandboxes(serverContext(), url.origin) });
+
+/** Creates a push sandbox with a new secret key; its `pushUrl` is absolute. */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, CreateSandboxSchema);
+	if (!body.ok) return body.response;
+	const user = requireUser(event);
+	const sandbox = await createSandbox(
+		serverContext(),
+		{ id: user.id, email: user.email, ip: clientIp(event) },
+		body.data,
+		event.url.origin
+	);
+	return json({ sandbox }, { status: 201 });
+};

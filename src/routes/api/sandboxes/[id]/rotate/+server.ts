@@ -1,0 +1,13 @@
+import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
+import { apiError, clientIp, requireUser } from '$lib/server/http';
+import { rotateSandboxKey } from '$lib/server/sandboxes';
+import type { RequestHandler } from './$types';
+
+/** Gives the sandbox a new key and so a new `pushUrl`; the old one answers 404 from then on. */
+export const POST: RequestHandler = async (event) => {
+	const user = requireUser(event);
+	const actor = { id: user.id, email: user.email, ip: clientIp(event) };
+	const sandbox = await rotateSandboxKey(serverContext(), actor, event.params.id, event.url.origin);
+	return sandbox ? json({ sandbox }) : apiError(404, 'not_found', 'No such sandbox.');
+};

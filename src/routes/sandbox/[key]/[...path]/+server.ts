@@ -1,0 +1,21 @@
+import { serverContext } from '$lib/server/context';
+import { clientIp } from '$lib/server/http';
+import { receivePush } from '$lib/server/sandboxes';
+import type { RequestHandler } from './$types';
+
+/**
+ * The push gateway of a sandbox: `POST /sandbox/<key>/pnm2/send` and `/pnm2/multisend`. Every
+ * method lands here, because the contract answers a method other than POST with 400 too.
+ */
+export const fallback: RequestHandler = async (event) => {
+	const { request, url, params } = event;
+	return receivePush(serverContext(), {
+		key: params.key,
+		path: url.pathname.slice(`/sandbox/${params.key}`.length),
+		method: request.method,
+		contentType: request.headers.get('content-type'),
+		contentLength: request.headers.get('content-length'),
+		body: request.body,
+		ip: clientIp(event)
+	});
+};

@@ -1,0 +1,7 @@
+import { serverContext } from '$lib/server/context';
+import { listSandboxes } from '$lib/server/sandboxes';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ url }) => ({
+	sandboxes: await listSandboxes(serverContext(), url.origin)
+});
