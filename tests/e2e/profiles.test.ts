@@ -117,7 +117,7 @@ test.describe('profiles', () => {
 		await expect(viewer.getByRole('banner')).toContainText('Rita Reader');
 		await expect(viewer.getByRole('banner')).toContainText('viewer');
 		const nav = viewer.getByRole('navigation', { name: 'Main' });
-		await expect(nav.getByRole('link')).toHaveText(['Services', 'Profiles']);
+		await expect(nav.getByRole('link')).toHaveText(['Services', 'Profiles', 'Push sandboxes']);
 
 		await viewer.goto('/profiles');
 		await expect(viewer.getByRole('link', { name, exact: true })).toBeVisible();
