@@ -119,7 +119,8 @@ describe('XML round trip', () => {
 		(form) => {
 			fc.assert(
 				fc.property(profileArb(form), (profile) => {
-					const exported = exportXml(profile, form);
+					// With credentials: a kept element named like one (`<a.key>`) is left out otherwise.
+					const exported = exportXml(profile, form, { credentials: 'include' });
 					if (!exported.ok) throw new Error(JSON.stringify(exported.issues));
 					const imported = importXml(exported.value);
 					if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
