@@ -1,6 +1,7 @@
 import { serverContext } from '$lib/server/context';
 import { apiError } from '$lib/server/http';
 import { sandboxPushes, watchSandbox, type SandboxPushView } from '$lib/server/sandboxes';
+import { eventStream } from '$lib/server/sse';
 import type { RequestHandler } from './$types';
 
 /**
@@ -15,57 +16,32 @@ export const GET: RequestHandler = async ({ params, request, url }) => {
 	}
 	const resumeFrom = request.headers.get('last-event-id') ?? url.searchParams.get('after');
 	const after = resumeFrom !== null && /^\d{1,15}$/.test(resumeFrom) ? Number(resumeFrom) : null;
-	const encoder = new TextEncoder();
-	let stop = () => {};
-	const stream = new ReadableStream<Uint8Array>({
-		async start(controller) {
-			let open = true;
-			let lastSent = after ?? 0;
-			const send = (text: string) => {
-				if (open) controller.enqueue(encoder.encode(text));
-			};
-			const sendPush = (push: SandboxPushView) => {
-				if (push.id <= lastSent) return;
-				lastSent = push.id;
-				send(`id: ${push.id}\nevent: push\ndata: ${JSON.stringify(push)}\n\n`);
-			};
-			// Watch first and hold live pushes until the missed ones are out, so none falls between.
-			const held: SandboxPushView[] = [];
-			let replaying = after !== null;
-			const unwatch = watchSandbox(params.id, (push) =>
-				replaying ? held.push(push) : sendPush(push)
-			);
-			const ping = setInterval(() => send(': ping\n\n'), 25_000);
-			stop = () => {
-				if (!open) return;
-				open = false;
-				clearInterval(ping);
-				unwatch();
-			};
-			request.signal.addEventListener('abort', () => {
-				const wasOpen = open;
-				stop();
-				if (wasOpen) {
-					try {
-						controller.close();
-					} catch {
-						// already closed by the runtime
-					}
-				}
-			});
-			send(': connected\n\n');
-			if (after !== null) {
-				const missed = await sandboxPushes(ctx, params.id, after);
-				for (const push of missed.reverse()) sendPush(push);
-				replaying = false;
-				for (const push of held) sendPush(push);
-			}
-		},
-		cancel() {
-			stop();
+	return eventStream(request.signal, (send) => {
+		let lastSent = after ?? 0;
+		const sendPush = (push: SandboxPushView) => {
+			if (push.id <= lastSent) return;
+			lastSent = push.id;
+			send(`id: ${push.id}\nevent: push\ndata: ${JSON.stringify(push)}\n\n`);
+		};
+		// Watch first and hold live pushes until the missed ones are out, so none falls between.
+		const held: SandboxPushView[] = [];
+		let replaying = after !== null;
+		const unwatch = watchSandbox(params.id, (push) =>
+			replaying ? held.push(push) : sendPush(push)
+		);
+		if (after !== null) {
+			void sandboxPushes(ctx, params.id, after)
+				.then((missed) => {
+					for (const push of missed.reverse()) sendPush(push);
+				})
+				.catch(() => {
+					// The store failed: the live pushes still follow.
+				})
+				.finally(() => {
+					replaying = false;
+					for (const push of held) sendPush(push);
+				});
 		}
-	});
-	return new Response(stream, {
-		headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }
+		return unwatch;
 	});
 };
