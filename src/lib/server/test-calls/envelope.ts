@@ -1,6 +1,7 @@
 import { SECRET_MASK } from '$lib/core/profile/secrets';
 import { maskSecretsIn, scrubSecrets } from '$lib/core/request';
-import { interpretResponse, type Interpretation } from '$lib/core/response';
+import { getService } from '$lib/core/catalogue';
+import { firstCharacters, interpretResponse, type Interpretation } from '$lib/core/response';
 import type { Values } from '$lib/core/request';
 import type { HeaderField, Timings } from '../outbound';
 import { bodyText } from '../sinks';
@@ -83,14 +84,13 @@ export function envelope(
 	secrets: readonly string[]
 ): { response: ResponseEnvelope; interpretation: Interpretation } {
 	const decoded = bodyText(scrubBytes(response.body, secrets), response.truncated);
-	const text =
-		decoded.encoding === 'text'
-			? decoded.text
-			: new TextDecoder().decode(response.body, { stream: response.truncated });
+	// The caller reads the answer as it came (masking could break its JSON or XML); what the
+	// interpretation quotes is masked below.
+	const text = new TextDecoder().decode(response.body, { stream: response.truncated });
 	const headers = maskSecretsIn(response.headers, secrets);
 	const status = response.status;
 	const location = header(headers, 'location');
-	const interpretation = interpretResponse(
+	let interpretation = interpretResponse(
 		service,
 		{ status, headers, body: text },
 		{
@@ -98,6 +98,17 @@ export function envelope(
 			cloudId: typeof values.cloud_id === 'string' ? values.cloud_id : undefined
 		}
 	);
+	// A body prefix the user is shown is cut from the masked body, so a secret cut at the limit
+	// shows no part of itself.
+	const limit = getService(service).limits.shownBodyChars;
+	if (
+		limit !== null &&
+		interpretation.shownToUser !== null &&
+		interpretation.shownToUser === firstCharacters(text, limit)
+	) {
+		const shownToUser = firstCharacters(scrubSecrets(text, secrets), limit);
+		interpretation = { ...interpretation, shownToUser };
+	}
 	return {
 		response: {
 			status,
