@@ -243,6 +243,16 @@ describe('the strict reading never fails otherwise than with a placed issue', ()
 		'é'
 	);
 
+	it('refuses a lone surrogate at the very end of a processing instruction', () => {
+		// The reader itself throws a RangeError on this one; it must come back as a placed issue.
+		const read = parseXml('<?pi \uD800');
+		expect(read.ok).toBe(false);
+		if (!read.ok) expect(read.issue.message).toMatch(/U\+D800 .*\(line 1, column 6\)$/);
+		const imported = importXml('<?pi \uD800');
+		expect(imported.ok).toBe(false);
+		if (!imported.ok) expect(imported.issues[0].message).toMatch(/\(line 1, column \d+\)$/);
+	});
+
 	it('for any text, read as a document, imported, or checked as a request body', () => {
 		fc.assert(
 			fc.property(

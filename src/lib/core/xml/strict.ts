@@ -359,8 +359,10 @@ export function readStrict(
 		parser.write(text).close();
 		idle = parser;
 	} catch (error) {
-		if (!(error instanceof Fault)) throw error;
-		fault = error.fault;
+		// saxes can stumble over a lone surrogate at the very end (a code point it cannot read):
+		// that text is refused below for the character, which comes first.
+		if (error instanceof Fault) fault = error.fault;
+		else if (!NOT_XML.test(text)) throw error;
 	} finally {
 		current = outer;
 	}
