@@ -36,6 +36,7 @@ export default defineConfig({
 	test: {
 		include: ['src/**/*.spec.ts'],
 		environment: 'node',
+		setupFiles: ['tests/helpers/fast-check-seed.ts'],
 		expect: { requireAssertions: true }
 	}
 });

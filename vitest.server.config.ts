@@ -8,6 +8,7 @@ export default defineConfig({
 	test: {
 		include: ['tests/server/**/*.spec.ts'],
 		environment: 'node',
+		setupFiles: ['tests/helpers/fast-check-seed.ts'],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		fileParallelism: false,
