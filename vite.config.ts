@@ -37,6 +37,8 @@ export default defineConfig({
 		include: ['src/**/*.spec.ts'],
 		environment: 'node',
 		setupFiles: ['tests/helpers/fast-check-seed.ts'],
+		// Property tests over big inputs take a second alone; a busy machine must not fail them.
+		testTimeout: 30_000,
 		expect: { requireAssertions: true }
 	}
 });
