@@ -6,5 +6,6 @@ export { validatePush } from './validate';
 export { CORE_ATTRIBUTES, isPushObject } from './checks';
 export * from './gateway';
 export * from './interpret';
+export * from './verdict';
 export { PUSH_SAMPLES, samplePush } from './samples';
 export * from './device';
