@@ -7,5 +7,6 @@ export { CORE_ATTRIBUTES, isPushObject } from './checks';
 export * from './gateway';
 export * from './interpret';
 export * from './verdict';
+export * from './compose';
 export { PUSH_SAMPLES, samplePush } from './samples';
 export * from './device';

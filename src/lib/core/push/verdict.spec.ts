@@ -3,6 +3,7 @@ import { gatewayRespond, type GatewayOptions, type GatewayReply } from './gatewa
 import { PUSH_ANSWER_VERDICTS, PUSH_GATEWAY_OUTCOMES, type PushOutcomeId } from './outcomes';
 import type { PushEndpoint } from './reference';
 import { samplePush } from './samples';
+import { pushHttpRequest } from './compose';
 import { judgePushAnswer, type JudgeOptions, type PushAnswerVerdicts } from './verdict';
 
 /**
@@ -179,10 +180,35 @@ describe('judgePushAnswer, answers of other gateways', () => {
 		expect(one).toMatchObject({ verdict: 'fix_request', fix: [], text: 'Data missing' });
 	});
 
+	it('takes the platform of each device token when given', () => {
+		const noBadge = samplePush('NotifyTextMessage', { Badge: undefined });
+		const body = JSON.stringify([
+			{ status: 404, response: 'Data missing' },
+			{ status: 404, response: 'Data missing' }
+		]);
+		const sent = [noBadge, { ...noBadge, DeviceToken: 'old-phone' }];
+		const judged = judgePushAnswer('multisend', sent, 200, body, {
+			targetFor: (token) => (token === 'old-phone' ? 'platformAOlder' : 'platformA13')
+		});
+		expect(judged.elements.map((e) => e.fix.map((f) => f.attribute))).toEqual([['Badge'], []]);
+	});
+
 	it('has words for every verdict', () => {
 		for (const words of Object.values(PUSH_ANSWER_VERDICTS)) {
 			expect(words.title.length).toBeGreaterThan(3);
 			expect(words.action.length).toBeGreaterThan(10);
 		}
+	});
+});
+
+describe('pushHttpRequest', () => {
+	it('posts the JSON body to the endpoint below the gateway address', () => {
+		expect(pushHttpRequest('https://gw.example/base/', 'multisend', [TEXT])).toEqual({
+			method: 'POST',
+			url: 'https://gw.example/base/pnm2/multisend',
+			headers: [{ name: 'Content-Type', value: 'application/json' }],
+			body: JSON.stringify([TEXT])
+		});
+		expect(pushHttpRequest('https://gw.example', 'send', null).body).toBe('null');
 	});
 });

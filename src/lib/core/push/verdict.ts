@@ -4,6 +4,7 @@ import { PUSH_ANSWER_VERDICTS, type PushAnswerVerdictId } from './outcomes';
 import type { PushEndpoint } from './reference';
 import type { PushTarget } from './schema';
 import { validatePush } from './validate';
+import { isPushObject } from './checks';
 
 /**
  * What a provider's code does with the gateway's answer to one element: the verdict. It joins
@@ -44,9 +45,20 @@ export interface PushAnswerVerdicts {
 	summary: string;
 }
 
-/** Options: the device platform the composer assumed, which decides the Badge rule. */
+/**
+ * Options: the device platform assumed (`target`, default `unknown`), or the platform of each
+ * device token (`targetFor`, as a sandbox knows it), which decide the Badge rule.
+ */
 export interface JudgeOptions {
 	target?: PushTarget;
+	targetFor?: (deviceToken: string) => PushTarget;
+}
+
+function targetOf(element: unknown, options: JudgeOptions): PushTarget {
+	const fallback = options.target ?? 'unknown';
+	if (!options.targetFor || !isPushObject(element)) return fallback;
+	const token = Object.hasOwn(element, 'DeviceToken') ? element.DeviceToken : undefined;
+	return typeof token === 'string' ? options.targetFor(token) : fallback;
 }
 
 const APP_ID_TEXT = /\bapp(lication)?[\s-]?id\b/i;
@@ -85,8 +97,9 @@ function judgeElement(
 	index: number,
 	element: unknown,
 	read: PushVerdict,
-	target: PushTarget
+	options: JudgeOptions
 ): PushElementVerdict {
+	const target = targetOf(element, options);
 	const status = read.status;
 	if (status === 200) {
 		return verdict(index, 'accepted', read, PUSH_ANSWER_VERDICTS.accepted.meaning);
@@ -144,7 +157,6 @@ export function judgePushAnswer(
 	bodyText: string,
 	options: JudgeOptions = {}
 ): PushAnswerVerdicts {
-	const target = options.target ?? 'unknown';
 	const read = interpretGatewayResponse(endpoint, httpStatus, bodyText);
 	const elements = elementsOf(endpoint, sent);
 	const count = Math.max(elements.length, 1);
@@ -161,7 +173,7 @@ export function judgePushAnswer(
 						: `HTTP ${httpStatus}: ${PUSH_ANSWER_VERDICTS.retry_later.meaning}`;
 				return verdict(index, 'retry_later', whole, reason);
 			}
-			const fix = fixesOf(elements[index], target);
+			const fix = fixesOf(elements[index], targetOf(elements[index], options));
 			return verdict(
 				index,
 				'fix_request',
@@ -172,7 +184,7 @@ export function judgePushAnswer(
 		});
 		return { ...base, elements: list };
 	}
-	const answered = read.pushes.map((p, index) => judgeElement(index, elements[index], p, target));
+	const answered = read.pushes.map((p, index) => judgeElement(index, elements[index], p, options));
 	for (let index = answered.length; index < elements.length; index++) {
 		answered.push(
 			verdict(
