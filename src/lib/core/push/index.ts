@@ -10,3 +10,4 @@ export * from './verdict';
 export * from './compose';
 export { PUSH_SAMPLES, samplePush } from './samples';
 export * from './device';
+export * from './composer';
