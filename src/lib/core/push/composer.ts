@@ -120,7 +120,11 @@ export function readJsonText(text: string): JsonReading {
 		const at = /at position (\d+)/.exec(reason);
 		const offset = at ? Number(at[1]) : text.length;
 		const { line, column } = lineColumn(text, offset);
-		const why = text.trim() === '' ? 'the text is empty' : reason.replace(/\s*\(line.*\)$/, '');
+		// The engine's own place ("in JSON at position 12 (line 1 column 13)") is said once, above.
+		const why =
+			text.trim() === ''
+				? 'the text is empty'
+				: reason.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line.*\)$/, '');
 		return {
 			ok: false,
 			offset,

@@ -11,3 +11,4 @@ export * from './compose';
 export { PUSH_SAMPLES, samplePush } from './samples';
 export * from './device';
 export * from './composer';
+export { describeValue } from './words';
