@@ -62,6 +62,9 @@ test.describe('push composer', () => {
 		await expect(page.getByText('HTTP 200', { exact: true })).toBeVisible();
 
 		await expectAccessible(page);
+		await page.emulateMedia({ colorScheme: 'dark' });
+		await expectAccessible(page);
+		await page.emulateMedia({ colorScheme: 'light' });
 
 		await page.getByRole('link', { name: 'Open the device view of the sandbox' }).click();
 		await expect(page).toHaveURL(new RegExp(`/sandboxes/${id}$`));
