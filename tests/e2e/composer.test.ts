@@ -1,4 +1,5 @@
-import { expect, expectAccessible, test, uniqueName, type Page } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, test, uniqueName } from './fixtures';
 
 /**
  * The push composer in a real browser against the built app: compose, send to a sandbox, read

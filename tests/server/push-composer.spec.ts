@@ -3,7 +3,7 @@ import { samplePush } from '../../src/lib/core/push';
 import type { PushSendAnswer } from '../../src/lib/server/push-send';
 import type { SandboxPushView, SandboxView } from '../../src/lib/server/sandboxes';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
-import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
+import { Client, startServer, stopAllServers } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
 /**
@@ -27,7 +27,6 @@ const TEST_ENV = {
 	OUTBOUND_TOTAL_TIMEOUT_MS: '3000'
 };
 
-let server: TestServer;
 let admin: Client;
 let editor: TestUser;
 let viewer: TestUser;
@@ -36,7 +35,7 @@ let gateway: Upstream;
 const TEXT = samplePush('NotifyTextMessage');
 
 beforeAll(async () => {
-	({ server, admin } = await serverWithAdmin(TEST_ENV));
+	({ admin } = await serverWithAdmin(TEST_ENV));
 	[editor, viewer] = await Promise.all([
 		createUser(admin, 'editor', 'editor@example.test'),
 		createUser(admin, 'viewer', 'viewer@example.test')

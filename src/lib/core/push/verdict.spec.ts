@@ -123,11 +123,7 @@ describe('judgePushAnswer, row by row of the Errors table', () => {
 
 	it('multisend_non_object_element: that element is fix the request, the others their own', () => {
 		const { judged } = exchange('multisend', [TEXT, null, samplePush('NotifyReprovision')]);
-		expect(judged.elements.map((e) => e.verdict)).toEqual([
-			'accepted',
-			'fix_request',
-			'accepted'
-		]);
+		expect(judged.elements.map((e) => e.verdict)).toEqual(['accepted', 'fix_request', 'accepted']);
 		expect(judged.elements[1].fix[0].message).toMatch(/must be a JSON object.*null/);
 		expect(judged.elements.map((e) => e.index)).toEqual([0, 1, 2]);
 	});
