@@ -57,10 +57,25 @@ test.describe('push composer', () => {
 		await page.getByLabel('Sound').selectOption('s3.caf');
 		await expect(page.getByLabel('Sound')).toContainText('Glass');
 
+		// Copy as cURL copies the exact request: the sandbox's address and the JSON as sent.
+		await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+		await page.getByRole('button', { name: 'Copy as cURL' }).click();
+		await expect(page.getByText('Copied to the clipboard.')).toBeVisible();
+		const curl = await page.evaluate(() => navigator.clipboard.readText());
+		const body = JSON.stringify(
+			JSON.parse(await page.getByLabel('The request body as JSON').inputValue())
+		);
+		expect(curl).toMatch(
+			/^curl --globoff -X POST 'http:\/\/127\.0\.0\.1:\d+\/sandbox\/[A-Za-z0-9_-]{32}\/pnm2\/send' -H 'Content-Type: application\/json' --data-binary '/
+		);
+		expect(curl.endsWith(`--data-binary '${body}'`)).toBe(true);
+
 		await page.getByRole('button', { name: 'Send', exact: true }).click();
 		const verdicts = page.getByRole('list', { name: 'Verdicts' });
 		await expect(verdicts).toContainText('Accepted upstream, not delivered');
 		await expect(page.getByText('HTTP 200', { exact: true })).toBeVisible();
+		await page.getByText('Request as sent').click();
+		await expect(page.locator('details pre').first()).toContainText(body);
 
 		await expectAccessible(page);
 		await page.emulateMedia({ colorScheme: 'dark' });
