@@ -40,6 +40,7 @@ test.describe('accessibility of the signed-in pages', () => {
 		'/profiles',
 		'/sinks',
 		'/sandboxes',
+		'/push',
 		'/account',
 		'/admin/users',
 		'/admin/audit',

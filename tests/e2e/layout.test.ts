@@ -184,6 +184,7 @@ test.describe('layout at every width, in light and dark', () => {
 		['backup', (f) => `/profiles/${f.profile}/backup`],
 		['echo sinks', () => '/sinks'],
 		['an echo sink', (f) => `/sinks/${f.sink}`],
+		['push composer', () => '/push'],
 		['audit log', () => '/admin/audit'],
 		['users', () => '/admin/users'],
 		['account', () => '/account'],

@@ -32,7 +32,8 @@ export type AuditAction =
 	| 'sink.deleted'
 	| 'sandbox.created'
 	| 'sandbox.rotated'
-	| 'sandbox.deleted';
+	| 'sandbox.deleted'
+	| 'push.sent';
 
 /** Who acts: a user, or nobody yet (failed logins, setup). */
 export interface Actor {

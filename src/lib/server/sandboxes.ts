@@ -540,3 +540,33 @@ export async function receivePush(ctx: ServerContext, incoming: IncomingPush): P
 	await recordPush(ctx, row.id, record);
 	return jsonResponse(reply.httpStatus, answer);
 }
+
+/**
+ * Sends a request to sandbox `id` inside the app, as if it had arrived at its address: answered,
+ * recorded and announced like any other. Undefined when there is no such sandbox.
+ */
+export async function sendToSandbox(
+	ctx: ServerContext,
+	id: string,
+	request: { path: string; method: string; contentType: string | null; body: string },
+	ip: string | null
+): Promise<{ response: Response; settings: SandboxSettings } | undefined> {
+	const row = await ctx.store.sandboxes.get(id);
+	if (!row) return undefined;
+	const bytes = new TextEncoder().encode(request.body);
+	const response = await receivePush(ctx, {
+		key: row.key,
+		path: request.path,
+		method: request.method,
+		contentType: request.contentType,
+		contentLength: String(bytes.length),
+		body: new Blob([bytes]).stream(),
+		ip
+	});
+	return { response, settings: settingsOf(row) };
+}
+
+/** A sandbox's platform of a device token, as its device view shows it. */
+export function sandboxPlatform(settings: SandboxSettings, deviceToken: string): PushTarget {
+	return targetFor(settings)(deviceToken);
+}

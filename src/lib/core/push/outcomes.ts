@@ -101,3 +101,61 @@ export const PUSH_GATEWAY_OUTCOMES: readonly PushOutcome[] = [
 export function pushGatewayOutcome(id: PushOutcomeId): PushOutcome {
 	return PUSH_GATEWAY_OUTCOMES.find((o) => o.id === id) ?? PUSH_GATEWAY_OUTCOMES[0];
 }
+
+/** The verdicts a provider's code acts on, one per way of handling an element's answer. */
+export const PushAnswerVerdictIdSchema = z.enum([
+	'accepted',
+	'stop_sending',
+	'fix_request',
+	'retry_later',
+	'unknown'
+]);
+export type PushAnswerVerdictId = z.infer<typeof PushAnswerVerdictIdSchema>;
+
+/** The words of one verdict: a short title, what to do, and what it means. */
+export const PushAnswerVerdictWordsSchema = z.object({
+	title: z.string(),
+	action: z.string(),
+	meaning: z.string(),
+	/** How the UI marks it: a success, a danger or a warning, or neutral. */
+	tone: z.enum(['success', 'danger', 'warning', 'neutral'])
+});
+export type PushAnswerVerdictWords = z.infer<typeof PushAnswerVerdictWordsSchema>;
+
+/** The verdict words, read by the composer, the API and the tests. */
+export const PUSH_ANSWER_VERDICTS: Readonly<Record<PushAnswerVerdictId, PushAnswerVerdictWords>> = {
+	accepted: {
+		title: 'Accepted upstream, not delivered',
+		action: 'Nothing to do: the push is on its way.',
+		meaning:
+			'Status 200: the upstream push service accepted the push. This is not a delivery receipt: the device may be off, and the platform may delay or drop the push.',
+		tone: 'success'
+	},
+	stop_sending: {
+		title: 'Stop sending to this token',
+		action: 'Remove this device token; send to it again only when the app reports it anew.',
+		meaning:
+			'Status 404: the device token is no longer registered at the upstream push service (the app was removed or the token changed).',
+		tone: 'danger'
+	},
+	fix_request: {
+		title: 'Fix the request',
+		action: 'Correct the attribute named and send again; the same request fails again.',
+		meaning:
+			'The push was not sent because the request lacks an attribute or carries one the gateway cannot use.',
+		tone: 'warning'
+	},
+	retry_later: {
+		title: 'Try again later',
+		action: 'Send the same push again later, waiting longer after each failure.',
+		meaning:
+			'The gateway or the upstream push service had a problem; the request itself may be fine.',
+		tone: 'warning'
+	},
+	unknown: {
+		title: 'Unknown outcome',
+		action: 'Treat the push as not sent; check the gateway address and its answer.',
+		meaning: 'The answer cannot be read as the contract describes it.',
+		tone: 'neutral'
+	}
+};

@@ -1,0 +1,11 @@
+import { serverContext } from '$lib/server/context';
+import { listSandboxes } from '$lib/server/sandboxes';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ url }) => ({
+	sandboxes: (await listSandboxes(serverContext(), url.origin)).map((s) => ({
+		id: s.id,
+		name: s.name,
+		pushUrl: s.pushUrl
+	}))
+});
