@@ -143,7 +143,7 @@ export function diffText(stored: string, rendered: string): string {
 	const pairs = midA.length * midB.length <= 4_000_000 ? common(midA, midB) : [];
 	const lines: string[] = [];
 	const context = (from: number, to: number) => {
-		for (let k = Math.max(0, from); k < to; k++) lines.push(`  ${String(k + 1).padStart(4)} | ${visible(a[k])}`);
+		for (let k = Math.max(0, from); k < Math.min(to, a.length); k++) lines.push(`  ${String(k + 1).padStart(4)} | ${visible(a[k])}`);
 	};
 	context(start - 2, start);
 	let i = 0;
