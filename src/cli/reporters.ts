@@ -106,6 +106,15 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				}
 			}
 		}
+		for (const r of file.renderings) {
+			for (const [i, l] of (r.live ?? []).entries()) {
+				const which = r.requests[i]?.recipient ? ` to ${r.requests[i].recipient}` : '';
+				const what = l.error
+					? c.red(`not answered: ${l.error.message}`)
+					: `${l.status} → ${l.success ? c.green(l.summary ?? '') : c.red(l.summary ?? '')}`;
+				out.push(`  ${c.dim('live')}    ${r.service} with "${r.scenario}"${which}: ${what} ${c.dim(`(${l.ms} ms)`)}`);
+			}
+		}
 		if (file.findings.length === 0) out.push(`  ${c.green('no findings')}`);
 		out.push('');
 	}
