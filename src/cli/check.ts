@@ -14,7 +14,14 @@ import { declaredAccountKeys } from '$lib/core/xml';
 import type { OutboundConfig } from '$lib/server/outbound';
 import { InputError, loadProfile, type LoadedProfile } from './inputs';
 import type { Expectation } from './expect';
-import { atLeast, EXIT, type CheckReport, type FileResult, type Finding, type Rendering } from './model';
+import {
+	atLeast,
+	EXIT,
+	type CheckReport,
+	type FileResult,
+	type Finding,
+	type Rendering
+} from './model';
 import {
 	diffText,
 	readSnapshot,
@@ -164,7 +171,12 @@ function compareSnapshot(
 	expected: Set<string>
 ): void {
 	if (!options.snapshots) return;
-	const file = snapshotPath(options.snapshots, rendering.file, rendering.service, rendering.scenario);
+	const file = snapshotPath(
+		options.snapshots,
+		rendering.file,
+		rendering.service,
+		rendering.scenario
+	);
 	expected.add(file);
 	const text = requestText(rendering.requests);
 	const stored = readSnapshot(file);
@@ -292,12 +304,22 @@ async function checkProfile(
 		}
 	}
 	obsoleteSnapshots(options, profile.file, expected, findings);
-	return { file: profile.file, kind: profile.kind, findings: [...findings, ...merge(lint)], renderings };
+	return {
+		file: profile.file,
+		kind: profile.kind,
+		findings: [...findings, ...merge(lint)],
+		renderings
+	};
 }
 
 /** Runs `check` over the inputs; the report has every secret masked. */
 export async function runCheck(options: CheckOptions, inputs: string[]): Promise<CheckReport> {
-	const report: CheckReport = { version: options.version, files: [], failOn: options.failOn, exitCode: 0 };
+	const report: CheckReport = {
+		version: options.version,
+		files: [],
+		failOn: options.failOn,
+		exitCode: 0
+	};
 	for (const file of inputs) {
 		try {
 			const profile = loadProfile(file, options.scenarioFile);
@@ -337,7 +359,12 @@ export function exitCodeOf(report: CheckReport): number {
 	if (report.files.some((f) => f.unreadable)) return EXIT.unreadable;
 	if (report.networkFailure) return EXIT.network;
 	const failing = report.files.some((f) =>
-		f.findings.some((x) => atLeast(x.severity, report.failOn) || x.code.startsWith('snapshot_') && x.severity === 'error' || x.code.startsWith('live_') && x.severity === 'error')
+		f.findings.some(
+			(x) =>
+				atLeast(x.severity, report.failOn) ||
+				(x.code.startsWith('snapshot_') && x.severity === 'error') ||
+				(x.code.startsWith('live_') && x.severity === 'error')
+		)
 	);
 	return failing ? EXIT.findings : EXIT.clean;
 }

@@ -20,7 +20,6 @@ import {
 import {
 	applyImport,
 	conflictId,
-	declaredAccountKeys,
 	decodeXmlBytes,
 	importXml
 } from '$lib/core/xml';
@@ -215,7 +214,8 @@ function misspeltKeys(file: string, text: string, document: ProfileDocument): Fi
 
 function loadXml(file: string, bytes: Uint8Array): LoadedProfile {
 	const decoded = decodeXmlBytes(bytes);
-	if (!decoded.ok) throw new InputError(file, decoded.issue.message, placeIn(decoded.issue.message));
+	if (!decoded.ok)
+		throw new InputError(file, decoded.issue.message, placeIn(decoded.issue.message));
 	const text = decoded.text;
 	const imported = importXml(text);
 	if (!imported.ok) {

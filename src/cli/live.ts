@@ -26,7 +26,8 @@ function fieldOf(
 	if (field === 'status') return String(status);
 	let value: unknown = interpretation;
 	for (const part of field.split('.')) {
-		if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+		if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part))
+			return undefined;
 		value = (value as Record<string, unknown>)[part];
 	}
 	if (value === undefined) return undefined;

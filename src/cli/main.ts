@@ -147,7 +147,9 @@ function parse<C extends Command>(command: C, args: string[]) {
 		return parseArgs({ args, options: OPTIONS[command], allowPositionals: true, strict: true });
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		throw new UsageError(`${message.replace(/\.?$/, '.')} See provisioning-studio ${command} --help.`);
+		throw new UsageError(
+			`${message.replace(/\.?$/, '.')} See provisioning-studio ${command} --help.`
+		);
 	}
 }
 
@@ -172,7 +174,8 @@ function readSecrets(specs: readonly string[] | undefined, env: NodeJS.ProcessEn
 
 function colourFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
 	if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-	if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
+	if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0')
+		return true;
 	return stream.isTTY === true;
 }
 
@@ -207,7 +210,9 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		const parsed = parseExpectation(text);
 		if (typeof parsed === 'string') throw new UsageError(parsed);
 		if (!findService(parsed.service)) {
-			throw new UsageError(`--expect ${text}: "${parsed.service}" is not a service (${TEMPLATE_IDS.join(', ')}).`);
+			throw new UsageError(
+				`--expect ${text}: "${parsed.service}" is not a service (${TEMPLATE_IDS.join(', ')}).`
+			);
 		}
 		expectations.push(parsed);
 	}
@@ -279,7 +284,9 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 	if (positionals.length !== 1) throw new UsageError('render takes one file.');
 	if (!values.service) throw new UsageError(`render needs --service (${TEMPLATE_IDS.join(', ')}).`);
 	if (!TEMPLATE_IDS.includes(values.service)) {
-		throw new UsageError(`"${values.service}" is not a service; use one of ${TEMPLATE_IDS.join(', ')}.`);
+		throw new UsageError(
+			`"${values.service}" is not a service; use one of ${TEMPLATE_IDS.join(', ')}.`
+		);
 	}
 	const secrets = readSecrets(values.secret, env);
 	const profile = loadProfile(positionals[0], values.scenarios);
@@ -291,13 +298,18 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 	}
 	const scenarios = scenariosFor(values.service, profile.scenarios, profile);
 	const all = [...scenarios, ...profile.scenarios.filter((s) => !scenarios.includes(s))];
-	const scenario = values.scenario === undefined ? scenarios[0] : all.find((s) => s.name === values.scenario);
+	const scenario =
+		values.scenario === undefined ? scenarios[0] : all.find((s) => s.name === values.scenario);
 	if (!scenario) {
 		throw new UsageError(
 			`No scenario "${values.scenario}" (from ${profile.scenarioSource}); there are: ${all.map((s) => `"${s.name}"`).join(', ')}.`
 		);
 	}
-	const built = build(profile, values.service, scenarioValues(values.service, scenario, profile, secrets));
+	const built = build(
+		profile,
+		values.service,
+		scenarioValues(values.service, scenario, profile, secrets)
+	);
 	const forms = secretFormsOf(secrets);
 	const requests = built.requests.map(shown);
 	const text = values.curl
@@ -305,7 +317,9 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 		: requestText(requests);
 	process.stdout.write(maskSecretsIn(text, forms));
 	for (const issue of maskSecretsIn(built.issues, forms)) {
-		process.stderr.write(`${issue.severity}: ${issue.field ? `${issue.field}: ` : ''}${issue.message} [${issue.code}]\n`);
+		process.stderr.write(
+			`${issue.severity}: ${issue.field ? `${issue.field}: ` : ''}${issue.message} [${issue.code}]\n`
+		);
 	}
 	return EXIT.clean;
 }
@@ -355,7 +369,9 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
 		}
 		if (error instanceof InputError) {
 			const at = error.place ? `:${error.place.line}:${error.place.column}` : '';
-			process.stderr.write(`provisioning-studio: ${reportPath(error.file)}${at}: ${error.message}\n`);
+			process.stderr.write(
+				`provisioning-studio: ${reportPath(error.file)}${at}: ${error.message}\n`
+			);
 			return EXIT.unreadable;
 		}
 		throw error;

@@ -88,10 +88,14 @@ export function textReport(report: CheckReport, colour: boolean): string {
 			: '';
 		out.push(c.bold(reportPath(file.file)) + about);
 		const sorted = [...file.findings].sort(
-			(a, b) => (a.place?.line ?? 0) - (b.place?.line ?? 0) || (a.place?.column ?? 0) - (b.place?.column ?? 0)
+			(a, b) =>
+				(a.place?.line ?? 0) - (b.place?.line ?? 0) ||
+				(a.place?.column ?? 0) - (b.place?.column ?? 0)
 		);
 		for (const f of sorted) {
-			out.push(`  ${where(f).padEnd(7)} ${severityText(f.severity)}  ${f.message} ${c.dim(f.code)}`);
+			out.push(
+				`  ${where(f).padEnd(7)} ${severityText(f.severity)}  ${f.message} ${c.dim(f.code)}`
+			);
 			const about = [
 				subject(f),
 				f.scenarios?.length ? `with ${f.scenarios.map((s) => `"${s}"`).join(', ')}` : ''
@@ -101,7 +105,11 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				for (const line of f.diff.split('\n')) {
 					out.push(
 						' '.repeat(19) +
-							(line.startsWith('-') ? c.red(line) : line.startsWith('+') ? c.green(line) : c.dim(line))
+							(line.startsWith('-')
+								? c.red(line)
+								: line.startsWith('+')
+									? c.green(line)
+									: c.dim(line))
 					);
 				}
 			}
@@ -112,7 +120,9 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				const what = l.error
 					? c.red(`not answered: ${l.error.message}`)
 					: `${l.status} → ${l.success ? c.green(l.summary ?? '') : c.red(l.summary ?? '')}`;
-				out.push(`  ${c.dim('live')}    ${r.service} with "${r.scenario}"${which}: ${what} ${c.dim(`(${l.ms} ms)`)}`);
+				out.push(
+					`  ${c.dim('live')}    ${r.service} with "${r.scenario}"${which}: ${what} ${c.dim(`(${l.ms} ms)`)}`
+				);
 			}
 		}
 		if (file.findings.length === 0) out.push(`  ${c.green('no findings')}`);
@@ -124,10 +134,14 @@ export function textReport(report: CheckReport, colour: boolean): string {
 		plural(total.warning, 'warning'),
 		plural(total.info, 'info')
 	];
-	const line = [`${parts.join(', ')} in ${plural(report.files.length, 'file')}`, `${plural(requests, 'request')} rendered`];
+	const line = [
+		`${parts.join(', ')} in ${plural(report.files.length, 'file')}`,
+		`${plural(requests, 'request')} rendered`
+	];
 	const stored = Object.entries(snapshot).filter(([, n]) => n > 0);
 	if (stored.length) line.push(`snapshots: ${stored.map(([k, n]) => `${n} ${k}`).join(', ')}`);
-	if (live.ok + live.failed > 0) line.push(`live: ${live.ok} read as success, ${live.failed} as failure`);
+	if (live.ok + live.failed > 0)
+		line.push(`live: ${live.ok} read as success, ${live.failed} as failure`);
 	const mark = report.exitCode === 0 ? c.green('✔') : c.red('✖');
 	out.push(`${mark} ${line.join(' · ')}`);
 	if (report.exitCode === 1 && report.failOn !== 'none') {
@@ -218,7 +232,9 @@ export function junitReport(report: CheckReport): string {
 		let suiteErrors = 0;
 		const body = cases.map((testCase) => {
 			const failing = testCase.findings.filter(
-				(f) => atLeast(f.severity, report.failOn) || (/^(snapshot|live)_/.test(f.code) && f.severity === 'error')
+				(f) =>
+					atLeast(f.severity, report.failOn) ||
+					(/^(snapshot|live)_/.test(f.code) && f.severity === 'error')
 			);
 			const quiet = testCase.findings.filter((f) => !failing.includes(f));
 			const attrs = `name="${xmlEscape(testCase.name)}" classname="${xmlEscape(name)}"`;
@@ -234,7 +250,9 @@ export function junitReport(report: CheckReport): string {
 				);
 			}
 			if (quiet.length) {
-				inner.push(`      <system-out>${xmlText(quiet.map(findingText).join('\n\n'))}</system-out>`);
+				inner.push(
+					`      <system-out>${xmlText(quiet.map(findingText).join('\n\n'))}</system-out>`
+				);
 			}
 			return inner.length
 				? `    <testcase ${attrs}>\n${inner.join('\n')}\n    </testcase>`
@@ -266,7 +284,11 @@ export function sarifReport(report: CheckReport): string {
 	const all = report.files.flatMap((f) => f.findings);
 	const ruleIds = [...new Set(all.map((f) => f.code))].sort();
 	const results = all.map((f) => {
-		const message = [subject(f), f.message, f.scenarios?.length ? `(with ${f.scenarios.map((s) => `"${s}"`).join(', ')})` : '']
+		const message = [
+			subject(f),
+			f.message,
+			f.scenarios?.length ? `(with ${f.scenarios.map((s) => `"${s}"`).join(', ')})` : ''
+		]
 			.filter((s) => s !== '')
 			.join(': ')
 			.replace(/: \(with/, ' (with');
@@ -317,7 +339,8 @@ export function githubReport(report: CheckReport): string {
 	const lines: string[] = [];
 	for (const file of report.files) {
 		for (const f of file.findings) {
-			const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
+			const command =
+				f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
 			const props = [`file=${escapeProperty(reportPath(f.file))}`];
 			if (f.place) props.push(`line=${f.place.line}`, `col=${f.place.column}`);
 			props.push(`title=${escapeProperty(`${f.code}${subject(f) ? ` · ${subject(f)}` : ''}`)}`);

@@ -106,7 +106,8 @@ function common(a: string[], b: string[]): [number, number][] {
 	const table = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
 	for (let i = n - 1; i >= 0; i--) {
 		for (let j = m - 1; j >= 0; j--) {
-			table[i][j] = a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+			table[i][j] =
+				a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
 		}
 	}
 	const pairs: [number, number][] = [];
@@ -143,15 +144,19 @@ export function diffText(stored: string, rendered: string): string {
 	const pairs = midA.length * midB.length <= 4_000_000 ? common(midA, midB) : [];
 	const lines: string[] = [];
 	const context = (from: number, to: number) => {
-		for (let k = Math.max(0, from); k < Math.min(to, a.length); k++) lines.push(`  ${String(k + 1).padStart(4)} | ${visible(a[k])}`);
+		for (let k = Math.max(0, from); k < Math.min(to, a.length); k++)
+			lines.push(`  ${String(k + 1).padStart(4)} | ${visible(a[k])}`);
 	};
 	context(start - 2, start);
 	let i = 0;
 	let j = 0;
-	const cut = (line: string) => (line.length > 300 ? `${line.slice(0, 300)}… (${line.length} characters)` : line);
+	const cut = (line: string) =>
+		line.length > 300 ? `${line.slice(0, 300)}… (${line.length} characters)` : line;
 	for (const [pi, pj] of [...pairs, [midA.length, midB.length] as [number, number]]) {
-		for (; i < pi; i++) lines.push(`- ${String(start + i + 1).padStart(4)} | ${visible(cut(midA[i]))}`);
-		for (; j < pj; j++) lines.push(`+ ${String(start + j + 1).padStart(4)} | ${visible(cut(midB[j]))}`);
+		for (; i < pi; i++)
+			lines.push(`- ${String(start + i + 1).padStart(4)} | ${visible(cut(midA[i]))}`);
+		for (; j < pj; j++)
+			lines.push(`+ ${String(start + j + 1).padStart(4)} | ${visible(cut(midB[j]))}`);
 		if (pi < midA.length) {
 			lines.push(`  ${String(start + pi + 1).padStart(4)} | ${visible(cut(midA[pi]))}`);
 			i++;

@@ -15,7 +15,9 @@ describe('check', () => {
 		expect(result.stdout).toContain('tests/cli/fixtures/clean/acme.xml');
 		expect(result.stdout).toContain('additional provisioning XML; 2 services, 4 requests');
 		expect(result.stdout).toContain('no findings');
-		expect(result.stdout).toMatch(/✔ 0 errors, 0 warnings, 0 infos in 1 file · 4 requests rendered/);
+		expect(result.stdout).toMatch(
+			/✔ 0 errors, 0 warnings, 0 infos in 1 file · 4 requests rendered/
+		);
 	});
 
 	it('reports findings with file, line, column and key, and fails on errors', async () => {
@@ -26,7 +28,9 @@ describe('check', () => {
 		expect(out).toMatch(/ {2}2:110 +warning +%sms_too% is not known to Send Message/);
 		expect(out).toMatch(/2:83 +warning +%account\[password\]% is sent in the URL/);
 		expect(out).toContain('Send Message · URL (genericSmsSendUrl)');
-		expect(out).toMatch(/3:2 +error +<genericSmsSendUrll> is not a setting .*did you mean <genericSmsSendUrl>\?/);
+		expect(out).toMatch(
+			/3:2 +error +<genericSmsSendUrll> is not a setting .*did you mean <genericSmsSendUrl>\?/
+		);
 		expect(out).toContain('1 error, 4 warnings, 1 info');
 	});
 
@@ -90,11 +94,17 @@ describe('bad input', () => {
 		const result = await run(['check', fixture('broken/bad-ampersand.xml')]);
 		expect(result.code).toBe(3);
 		expect(result.stdout).toContain('tests/cli/fixtures/broken/bad-ampersand.xml');
-		expect(result.stdout).toMatch(/2:47 +error +Not well-formed XML: a “&” that starts no reference/);
+		expect(result.stdout).toMatch(
+			/2:47 +error +Not well-formed XML: a “&” that starts no reference/
+		);
 	});
 
 	it('an unreadable file does not hide the findings of the others', async () => {
-		const result = await run(['check', fixture('broken/bad-ampersand.xml'), fixture('findings/bad.xml')]);
+		const result = await run([
+			'check',
+			fixture('broken/bad-ampersand.xml'),
+			fixture('findings/bad.xml')
+		]);
 		expect(result.code).toBe(3);
 		expect(result.stdout).toContain('did you mean <genericSmsSendUrl>?');
 	});
@@ -111,7 +121,12 @@ describe('bad input', () => {
 	});
 
 	it('a missing or invalid scenario file: exit code 3, naming it and the place', async () => {
-		const missing = await run(['check', '--scenarios', 'nope.scenarios.json', fixture('clean/acme.xml')]);
+		const missing = await run([
+			'check',
+			'--scenarios',
+			'nope.scenarios.json',
+			fixture('clean/acme.xml')
+		]);
 		expect(missing.code).toBe(3);
 		expect(missing.stdout).toMatch(/nope\.scenarios\.json[\s\S]*No such file or directory/);
 		const { dir, remove } = tempDir();

@@ -13,7 +13,11 @@ const ALLOW = { OUTBOUND_ALLOW: '127.0.0.1', OUTBOUND_PORTS: '*', PROV_PASS: 'pa
 beforeAll(async () => {
 	await ensureBuilt();
 	upstream = await startUpstream({
-		otherwise: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"sms_id": "sms-1"}' }
+		otherwise: {
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"sms_id": "sms-1"}'
+		}
 	});
 	work = tempDir();
 });
@@ -36,7 +40,9 @@ function profile(name: string, url: string): string {
 	);
 	writeFileSync(
 		path.join(work.dir, `${name}.scenarios.json`),
-		JSON.stringify({ scenarios: [{ name: 'Hello', values: { sms_to: '+447911000000', sms_body: 'Hi' } }] })
+		JSON.stringify({
+			scenarios: [{ name: 'Hello', values: { sms_to: '+447911000000', sms_body: 'Hi' } }]
+		})
 	);
 	return file;
 }
@@ -89,7 +95,9 @@ describe('check --live', () => {
 			{ env: ALLOW }
 		);
 		expect(wrongShape.code).toBe(1);
-		expect(wrongShape.stdout).toMatch(/error +Expected action\.kind = storeSmsId, the answer gave success/);
+		expect(wrongShape.stdout).toMatch(
+			/error +Expected action\.kind = storeSmsId, the answer gave success/
+		);
 		const holds = await run(
 			[
 				'check',

@@ -9,7 +9,14 @@ beforeAll(async () => {
 
 describe('render', () => {
 	it('prints the exact request of one service and scenario', async () => {
-		const result = await run(['render', fixture('clean/acme.xml'), '--service', 'sendMessage', '--scenario', 'Hello']);
+		const result = await run([
+			'render',
+			fixture('clean/acme.xml'),
+			'--service',
+			'sendMessage',
+			'--scenario',
+			'Hello'
+		]);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe(
 			'POST https://sms.example.com/send?from=alice&to=%2B447911000000\n' +
@@ -37,26 +44,46 @@ describe('render', () => {
 	});
 
 	it('says what is wrong with the service or scenario asked for', async () => {
-		const scenario = await run(['render', fixture('clean/acme.xml'), '--service', 'sendMessage', '--scenario', 'Nope']);
+		const scenario = await run([
+			'render',
+			fixture('clean/acme.xml'),
+			'--service',
+			'sendMessage',
+			'--scenario',
+			'Nope'
+		]);
 		expect(scenario.code).toBe(2);
 		expect(scenario.stderr).toContain('No scenario "Nope"');
 		expect(scenario.stderr).toContain('"Hello", "Two recipients"');
 		const service = await run(['render', fixture('clean/acme.xml'), '--service', 'mediaRefSend']);
 		expect(service.code).toBe(2);
-		expect(service.stderr).toContain('does not configure mediaRefSend; it configures sendMessage, pushTokenReporter');
+		expect(service.stderr).toContain(
+			'does not configure mediaRefSend; it configures sendMessage, pushTokenReporter'
+		);
 		const unknown = await run(['render', fixture('clean/acme.xml'), '--service', 'sendSms']);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toContain('"sendSms" is not a service');
-		const broken = await run(['render', fixture('broken/bad-ampersand.xml'), '--service', 'sendMessage']);
+		const broken = await run([
+			'render',
+			fixture('broken/bad-ampersand.xml'),
+			'--service',
+			'sendMessage'
+		]);
 		expect(broken.code).toBe(3);
-		expect(broken.stderr).toContain('tests/cli/fixtures/broken/bad-ampersand.xml:2:47: Not well-formed XML');
+		expect(broken.stderr).toContain(
+			'tests/cli/fixtures/broken/bad-ampersand.xml:2:47: Not well-formed XML'
+		);
 	});
 
 	it('writes the lint findings of the request to stderr', async () => {
 		const result = await run(['render', fixture('findings/bad.xml'), '--service', 'sendMessage']);
 		expect(result.code).toBe(0);
-		expect(result.stdout).toMatch(/^GET http:\/\/sms\.example\.com\/send\?user=alice&pass=\*\*\*\*&to=%sms_too%/);
-		expect(result.stderr).toContain('warning: genericSmsSendUrl: %sms_too% is not known to Send Message');
+		expect(result.stdout).toMatch(
+			/^GET http:\/\/sms\.example\.com\/send\?user=alice&pass=\*\*\*\*&to=%sms_too%/
+		);
+		expect(result.stderr).toContain(
+			'warning: genericSmsSendUrl: %sms_too% is not known to Send Message'
+		);
 	});
 });
 
@@ -65,14 +92,30 @@ describe('export', () => {
 		const { dir, remove } = tempDir();
 		try {
 			const xml = path.join(dir, 'acme.xml');
-			const result = await run(['export', fixture('backup/acme-backup.json'), '--form', 'provisioning', '--output', xml]);
+			const result = await run([
+				'export',
+				fixture('backup/acme-backup.json'),
+				'--form',
+				'provisioning',
+				'--output',
+				xml
+			]);
 			expect(result.code).toBe(0);
 			const text = readFileSync(xml, 'utf8');
 			expect(text).toContain('<provisioning>\n\t<account>\n\t\t<core>');
-			expect(text).toContain('<genericSmsSendUrl>https://sms.example.com/send?to=%sms_too%</genericSmsSendUrl>');
-			const account = await run(['export', fixture('backup/acme-backup.json'), '--form', 'account']);
+			expect(text).toContain(
+				'<genericSmsSendUrl>https://sms.example.com/send?to=%sms_too%</genericSmsSendUrl>'
+			);
+			const account = await run([
+				'export',
+				fixture('backup/acme-backup.json'),
+				'--form',
+				'account'
+			]);
 			expect(account.code).toBe(0);
-			expect(account.stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<account>\n\t<genericSmsSendUrl>/);
+			expect(account.stdout).toMatch(
+				/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<account>\n\t<genericSmsSendUrl>/
+			);
 			// The same scenarios as the backup: same requests from the backup and from its export.
 			writeFileSync(
 				path.join(dir, 'acme.scenarios.json'),

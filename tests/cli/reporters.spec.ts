@@ -89,7 +89,10 @@ describe('JUnit XML', () => {
  * tool, §3.19 toolComponent, §3.27 result, §3.11 message, §3.28 location, §3.29
  * physicalLocation, §3.30 region), plus what code scanning needs to place an alert.
  */
-const Region = z.object({ startLine: z.number().int().min(1), startColumn: z.number().int().min(1) });
+const Region = z.object({
+	startLine: z.number().int().min(1),
+	startColumn: z.number().int().min(1)
+});
 const SarifSchema = z.object({
 	$schema: z.string().url().optional(),
 	version: z.literal('2.1.0'),
@@ -101,7 +104,12 @@ const SarifSchema = z.object({
 						name: z.string().min(1),
 						version: z.string().optional(),
 						rules: z
-							.array(z.object({ id: z.string().min(1), shortDescription: z.object({ text: z.string() }).optional() }))
+							.array(
+								z.object({
+									id: z.string().min(1),
+									shortDescription: z.object({ text: z.string() }).optional()
+								})
+							)
 							.optional()
 					})
 				}),
@@ -150,7 +158,10 @@ describe('SARIF', () => {
 			});
 			const unknown = run0.results.find((r) => r.ruleId === 'unknown_variable')!;
 			expect(unknown.level).toBe('warning');
-			expect(unknown.locations[0].physicalLocation.region).toEqual({ startLine: 2, startColumn: 110 });
+			expect(unknown.locations[0].physicalLocation.region).toEqual({
+				startLine: 2,
+				startColumn: 110
+			});
 			expect(run0.results.find((r) => r.ruleId === 'xml_account_values')!.level).toBe('note');
 		} finally {
 			remove();
@@ -167,9 +178,11 @@ describe('GitHub annotations', () => {
 		expect(lines).toContain(
 			'::warning file=tests/cli/fixtures/findings/bad.xml,line=2,col=110,title=unknown_variable · Send Message · URL (genericSmsSendUrl)::%25sms_too%25 is not known to Send Message. It is sent as written unless a value is given. Did you mean %25sms_to%25?'
 		);
-		expect(lines.some((l) => l.startsWith('::error file=tests/cli/fixtures/findings/bad.xml,line=3,col=2,'))).toBe(
-			true
-		);
+		expect(
+			lines.some((l) =>
+				l.startsWith('::error file=tests/cli/fixtures/findings/bad.xml,line=3,col=2,')
+			)
+		).toBe(true);
 	});
 });
 
@@ -183,7 +196,9 @@ describe('JSON', () => {
 		expect(report.files[0].renderings[0]).toMatchObject({
 			service: 'sendMessage',
 			scenario: 'Hello',
-			requests: [{ method: 'POST', url: 'https://sms.example.com/send?from=alice&to=%2B447911000000' }]
+			requests: [
+				{ method: 'POST', url: 'https://sms.example.com/send?from=alice&to=%2B447911000000' }
+			]
 		});
 	});
 });

@@ -35,7 +35,14 @@ describe('snapshots', () => {
 	it('writes one .http file per service and scenario with the exact request, secrets masked', async () => {
 		const snapshots = temp();
 		const written = await run(
-			['check', fixture('clean/acme.xml'), '--snapshots', snapshots, '--update-snapshots', ...secretArgs],
+			[
+				'check',
+				fixture('clean/acme.xml'),
+				'--snapshots',
+				snapshots,
+				'--update-snapshots',
+				...secretArgs
+			],
 			{ env }
 		);
 		expect(written.code).toBe(0);
@@ -49,15 +56,20 @@ describe('snapshots', () => {
 				'{"to": "+447911000000", "body": "Hello & welcome", "password": "••••••••"}'
 		);
 		const two = readFileSync(path.join(folder, 'sendMessage/two-recipients.http'), 'utf8');
-		expect(two).toContain('### recipient 5551234567\nPOST https://sms.example.com/send?from=alice&to=5551234567');
+		expect(two).toContain(
+			'### recipient 5551234567\nPOST https://sms.example.com/send?from=alice&to=5551234567'
+		);
 		expect(existsSync(path.join(folder, 'pushTokenReporter/samples.http'))).toBe(true);
 		for (const file of await allFiles(snapshots)) {
 			expect(readFileSync(file, 'utf8')).not.toContain('s3cr3t');
 		}
 
-		const again = await run(['check', fixture('clean/acme.xml'), '--snapshots', snapshots, ...secretArgs], {
-			env
-		});
+		const again = await run(
+			['check', fixture('clean/acme.xml'), '--snapshots', snapshots, ...secretArgs],
+			{
+				env
+			}
+		);
 		expect(again.code).toBe(0);
 		expect(again.stdout).toContain('snapshots: 3 match');
 	});
@@ -77,7 +89,9 @@ describe('snapshots', () => {
 		writeFileSync(file, original.replace('"body": "%sms_body%"', '"text": "%sms_body%"'));
 		const changed = await run(args, { cwd: work });
 		expect(changed.code).toBe(1);
-		expect(changed.stdout).toMatch(/error +The request of sendMessage with "Hello" differs from its snapshot/);
+		expect(changed.stdout).toMatch(
+			/error +The request of sendMessage with "Hello" differs from its snapshot/
+		);
 		expect(changed.stdout).toContain(
 			'-    4 | {"to": "+447911000000", "body": "Hello & welcome", "password": "••••••••"}'
 		);
@@ -103,7 +117,9 @@ describe('snapshots', () => {
 		writeFileSync(stale, 'GET https://old.example.com/\n');
 		const obsolete = await run(['check', fixture('clean/acme.xml'), '--snapshots', snapshots]);
 		expect(obsolete.code).toBe(0);
-		expect(obsolete.stdout).toMatch(/warning +.*gone\.http matches no service and scenario any more/);
+		expect(obsolete.stdout).toMatch(
+			/warning +.*gone\.http matches no service and scenario any more/
+		);
 		await run(['check', fixture('clean/acme.xml'), '--snapshots', snapshots, '--update-snapshots']);
 		expect(existsSync(stale)).toBe(false);
 	});
@@ -121,7 +137,18 @@ describe('snapshots', () => {
 		for (const reporter of ['text', 'json', 'junit', 'sarif', 'github']) {
 			const out = path.join(work, `report.${reporter}`);
 			const result = await run(
-				['check', 'leaky.xml', '--reporter', reporter, '--output', out, '--snapshots', snapshots, '--update-snapshots', ...secretArgs],
+				[
+					'check',
+					'leaky.xml',
+					'--reporter',
+					reporter,
+					'--output',
+					out,
+					'--snapshots',
+					snapshots,
+					'--update-snapshots',
+					...secretArgs
+				],
 				{ cwd: work, env }
 			);
 			expect(result.code, reporter).toBe(0);
@@ -137,10 +164,13 @@ describe('snapshots', () => {
 			expect(text).not.toContain('s3cr3t');
 			expect(text).toContain('••••••••');
 		}
-		const render = await run(['render', 'leaky.xml', '--service', 'sendMessage', '--curl', ...secretArgs], {
-			cwd: work,
-			env
-		});
+		const render = await run(
+			['render', 'leaky.xml', '--service', 'sendMessage', '--curl', ...secretArgs],
+			{
+				cwd: work,
+				env
+			}
+		);
 		expect(render.stdout).toContain('curl');
 		expect(render.stdout + render.stderr).not.toContain('s3cr3t');
 	});
