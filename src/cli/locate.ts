@@ -59,6 +59,15 @@ function rawOffset(raw: string, target: number): number {
 
 /** A locator for XML text (either form or a fragment), from the same strict reading as the import. */
 export function xmlLocator(text: string): Locator {
+	// Read on the first question only: a file with no findings is not read twice.
+	let located: ((service: string, key: string, offset?: number) => Place | undefined) | undefined;
+	return (service, key, offset) => {
+		located ??= readLocations(text);
+		return located(service, key, offset);
+	};
+}
+
+function readLocations(text: string): Locator {
 	const parsed = parseXml(text, undefined, { fragment: true });
 	if (!parsed.ok) return () => undefined;
 	const { source, place } = parsed;
