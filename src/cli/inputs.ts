@@ -13,16 +13,11 @@ import {
 	BACKUP_FORMAT,
 	emptyDocument,
 	parseBackup,
-	ScenarioSchema,
+	ProfileDocumentSchema,
 	type ProfileDocument,
 	type Scenario
 } from '$lib/core/profile';
-import {
-	applyImport,
-	conflictId,
-	decodeXmlBytes,
-	importXml
-} from '$lib/core/xml';
+import { applyImport, conflictId, decodeXmlBytes, importXml } from '$lib/core/xml';
 import { SETTINGS_PATH } from '$lib/core/xml/forms';
 import { jsonLocator, xmlLocator, type Locator } from './locate';
 import type { FileResult, Finding, Place } from './model';
@@ -65,25 +60,14 @@ export function scenarioFileFor(file: string): string {
 
 const SCENARIO_FILE_SUFFIX = '.scenarios.json';
 
-/** A scenario file: `{ "scenarios": [{ "name": …, "values": { "sms_body": … } }] }`. */
+/**
+ * A scenario file: `{ "scenarios": [{ "name": …, "values": { "sms_body": … } }] }`, read by the
+ * profile document's own rules for scenarios (unique names, secrets as text).
+ */
 const ScenarioFileSchema = z.object({
-	scenarios: z
-		.array(ScenarioSchema)
-		.min(1)
-		.max(100)
-		.superRefine((list, ctx) => {
-			const seen = new Set<string>();
-			list.forEach((s, i) => {
-				if (seen.has(s.name)) {
-					ctx.addIssue({
-						code: 'custom',
-						path: [i, 'name'],
-						message: `two scenarios are named "${s.name}"`
-					});
-				}
-				seen.add(s.name);
-			});
-		})
+	scenarios: ProfileDocumentSchema.shape.scenarios.refine((list) => list.length > 0, {
+		message: 'give at least one scenario'
+	})
 });
 
 /** Where a message of the core places itself: `(line 3, column 7)`. */
