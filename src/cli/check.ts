@@ -12,7 +12,8 @@ import {
 import { sha1Hex } from '$lib/core/template';
 import { declaredAccountKeys } from '$lib/core/xml';
 import type { OutboundConfig } from '$lib/server/outbound';
-import { InputError, loadProfile, type LoadedProfile } from './inputs';
+import { GALLERY } from '$lib/core/catalogue/gallery';
+import { InputError, loadGallery, loadProfile, type LoadedProfile } from './inputs';
 import type { Expectation } from './expect';
 import {
 	atLeast,
@@ -50,6 +51,8 @@ export interface CheckOptions {
 	secrets: Record<string, string>;
 	failOn: CheckReport['failOn'];
 	live?: { config: OutboundConfig; expectations: Expectation[] };
+	/** Check the gallery's templates instead of files. */
+	gallery?: boolean;
 	version: string;
 }
 
@@ -320,9 +323,12 @@ export async function runCheck(options: CheckOptions, inputs: string[]): Promise
 		failOn: options.failOn,
 		exitCode: 0
 	};
-	for (const file of inputs) {
+	const loaders = options.gallery
+		? GALLERY.map((template) => () => loadGallery(template))
+		: inputs.map((file) => () => loadProfile(file, options.scenarioFile));
+	for (const load of loaders) {
 		try {
-			const profile = loadProfile(file, options.scenarioFile);
+			const profile = load();
 			report.files.push(await checkProfile(profile, options, report));
 		} catch (error) {
 			if (!(error instanceof InputError)) throw error;

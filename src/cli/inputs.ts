@@ -8,6 +8,7 @@ import {
 	SCENARIO_PRESETS,
 	XML_KEYS
 } from '$lib/core/catalogue';
+import { GALLERY, type GalleryTemplate } from '$lib/core/catalogue/gallery';
 import { lineColumn, type Issue } from '$lib/core/issues';
 import {
 	BACKUP_FORMAT,
@@ -17,7 +18,15 @@ import {
 	type ProfileDocument,
 	type Scenario
 } from '$lib/core/profile';
-import { applyImport, conflictId, decodeXmlBytes, importXml } from '$lib/core/xml';
+import { interpretResponse } from '$lib/core/response';
+import {
+	applyImport,
+	conflictId,
+	decodeXmlBytes,
+	escapeXmlText,
+	exportXml,
+	importXml
+} from '$lib/core/xml';
 import { SETTINGS_PATH } from '$lib/core/xml/forms';
 import { jsonLocator, xmlLocator, type Locator } from './locate';
 import type { FileResult, Finding, Place } from './model';
@@ -198,9 +207,13 @@ function misspeltKeys(file: string, text: string, document: ProfileDocument): Fi
 
 function loadXml(file: string, bytes: Uint8Array): LoadedProfile {
 	const decoded = decodeXmlBytes(bytes);
-	if (!decoded.ok)
+	if (!decoded.ok) {
 		throw new InputError(file, decoded.issue.message, placeIn(decoded.issue.message));
-	const text = decoded.text;
+	}
+	return loadXmlText(file, decoded.text);
+}
+
+function loadXmlText(file: string, text: string): LoadedProfile {
 	const imported = importXml(text);
 	if (!imported.ok) {
 		const issue = imported.issues[0];
@@ -242,6 +255,70 @@ function loadBackup(file: string, text: string): LoadedProfile {
 		findings,
 		locate: jsonLocator(text)
 	};
+}
+
+/** The gallery's templates, by id. */
+export const GALLERY_IDS = GALLERY.map((t) => t.id);
+
+/** A gallery template as the `<account>` document a provider would start from. */
+export function galleryXml(template: GalleryTemplate): string {
+	const document = emptyDocument();
+	document.services = template.services as ProfileDocument['services'];
+	document.preservedXml = Object.entries(template.accountValues ?? {}).map(
+		([name, value], index) => ({
+			path: SETTINGS_PATH,
+			index,
+			xml: value === '' ? `<${name}/>` : `<${name}>${escapeXmlText(value)}</${name}>`
+		})
+	);
+	const exported = exportXml(document, 'account', { credentials: 'include' });
+	if (!exported.ok) throw new Error(`Gallery template ${template.id} does not export.`);
+	return exported.value;
+}
+
+/**
+ * A gallery template read as a profile (`gallery/<id>.xml`), with its notes, and what its
+ * provider's answer means to the platform, as findings.
+ */
+export function loadGallery(template: GalleryTemplate): LoadedProfile {
+	const file = `gallery/${template.id}.xml`;
+	const loaded = loadXmlText(file, galleryXml(template));
+	loaded.scenarios = builtInScenarios();
+	loaded.scenarioSource = 'built-in';
+	const notes: Finding[] = template.notes.map((message) => ({
+		file,
+		severity: 'info',
+		code: 'gallery_note',
+		message
+	}));
+	const answer = template.answer;
+	if (answer) {
+		const headers = answer.contentType ? { 'content-type': answer.contentType } : {};
+		const reading = interpretResponse(answer.service, {
+			status: answer.status,
+			headers,
+			body: answer.body
+		});
+		const shown = answer.body === '' ? 'an empty body' : answer.body;
+		notes.push({
+			file,
+			severity: 'info',
+			code: 'gallery_answer',
+			service: answer.service,
+			message: `A handler in this style answers HTTP ${answer.status} with ${shown}: ${reading.summary}`
+		});
+		if (answer.misread) {
+			notes.push({
+				file,
+				severity: 'warning',
+				code: 'gallery_answer_misread',
+				service: answer.service,
+				message: answer.misread
+			});
+		}
+	}
+	loaded.findings.unshift(...notes);
+	return loaded;
 }
 
 /** The built-in scenarios (the presets a new profile starts with). */

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { findService, SERVICES } from '$lib/core/catalogue';
+import { GALLERY } from '$lib/core/catalogue/gallery';
 import type { Severity } from '$lib/core/issues';
 import { maskSecretsIn, toCurl } from '$lib/core/request';
 import { exportXml } from '$lib/core/xml';
@@ -14,7 +15,8 @@ import {
 	secretFormsOf,
 	shown
 } from './check';
-import { expandInputs, InputError, loadProfile } from './inputs';
+import { galleryTemplate } from '$lib/core/catalogue/gallery';
+import { expandInputs, GALLERY_IDS, InputError, loadGallery, loadProfile } from './inputs';
 import { parseExpectation, type Expectation } from './expect';
 import { EXIT } from './model';
 import { formatReport, reportPath, REPORTERS, type Reporter } from './reporters';
@@ -78,6 +80,7 @@ Options:
   --expect <rule>            with --live: <service>:<field>=<value>, field "status" or one of
                              the interpretation (success, action.kind, action.smsId, …);
                              repeatable (e.g. sendMessage:action.kind=storeSmsId)
+  --gallery                  check the gallery of annotated real-world templates instead
   -h, --help                 this help
 
 Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
@@ -96,13 +99,16 @@ Options:
   -h, --help                 this help
 `,
 	export: `Usage: provisioning-studio export <file> --form provisioning|account [--output <file>]
+       provisioning-studio export --gallery <id> --form provisioning|account
 
 Writes a profile (a JSON backup, or XML in another form) as the additional provisioning XML
 ("provisioning") or as an <account> document ("account"), the way the app exports it.
-Credentials kept in the profile's XML are left out.
+Credentials kept in the profile's XML are left out. With --gallery, a template of the gallery
+to start from (see check --gallery).
 
 Options:
   --form <form>              provisioning or account
+  --gallery <id>             ${GALLERY.map((t) => t.id).join(', ')}
   --output <file>            write there instead of stdout
   -h, --help                 this help
 `
@@ -125,7 +131,8 @@ const OPTIONS = {
 		reporter: { type: 'string' },
 		output: { type: 'string' },
 		live: { type: 'boolean' },
-		expect: { type: 'string', multiple: true }
+		expect: { type: 'string', multiple: true },
+		gallery: { type: 'boolean' }
 	},
 	render: {
 		...COMMON,
@@ -136,6 +143,7 @@ const OPTIONS = {
 	export: {
 		help: { type: 'boolean', short: 'h' },
 		form: { type: 'string' },
+		gallery: { type: 'string' },
 		output: { type: 'string' }
 	}
 } satisfies Record<string, ParseArgsConfig['options']>;
@@ -193,7 +201,12 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		process.stdout.write(HELP.check);
 		return EXIT.clean;
 	}
-	if (positionals.length === 0) throw new UsageError('check needs at least one file or directory.');
+	if (values.gallery && positionals.length > 0) {
+		throw new UsageError('check --gallery checks the gallery: give no files with it.');
+	}
+	if (positionals.length === 0 && !values.gallery) {
+		throw new UsageError('check needs at least one file or directory (or --gallery).');
+	}
 	const failOn = values['fail-on'] ?? 'error';
 	if (!['error', 'warning', 'info', 'none'].includes(failOn)) {
 		throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}".`);
@@ -229,7 +242,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 	const secrets = readSecrets(values.secret, env);
 	let files: string[];
 	try {
-		files = expandInputs(positionals);
+		files = values.gallery ? [] : expandInputs(positionals);
 	} catch (error) {
 		if (!(error instanceof InputError)) throw error;
 		const report = {
@@ -252,6 +265,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 			secrets,
 			failOn: failOn as Severity | 'none',
 			live,
+			gallery: values.gallery === true,
 			version: VERSION
 		},
 		files
@@ -330,11 +344,22 @@ function exportCommand(args: string[]): number {
 		process.stdout.write(HELP.export);
 		return EXIT.clean;
 	}
-	if (positionals.length !== 1) throw new UsageError('export takes one file.');
+	if (positionals.length !== (values.gallery === undefined ? 1 : 0)) {
+		throw new UsageError('export takes one file, or --gallery <id>.');
+	}
 	if (values.form !== 'provisioning' && values.form !== 'account') {
 		throw new UsageError('export needs --form provisioning or --form account.');
 	}
-	const profile = loadProfile(positionals[0]);
+	let profile;
+	if (values.gallery !== undefined) {
+		const template = galleryTemplate(values.gallery);
+		if (!template) {
+			throw new UsageError(
+				`No gallery template "${values.gallery}"; there are: ${GALLERY_IDS.join(', ')}.`
+			);
+		}
+		profile = loadGallery(template);
+	} else profile = loadProfile(positionals[0]);
 	const exported = exportXml(profile.document, values.form, { credentials: 'leave_out' });
 	for (const issue of exported.issues) {
 		process.stderr.write(`${issue.severity}: ${issue.message} [${issue.code}]\n`);
