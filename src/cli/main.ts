@@ -11,6 +11,7 @@ import {
 	configuredServices,
 	runCheck,
 	scenariosFor,
+	unreadable,
 	scenarioValues,
 	secretFormsOf,
 	shown
@@ -251,7 +252,6 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 			failOn: failOn as Severity | 'none',
 			exitCode: EXIT.unreadable
 		};
-		const { unreadable } = await import('./check');
 		const withFile = { ...report, files: [unreadable(error)] };
 		emit(withFile, reporter, values.output, env);
 		return EXIT.unreadable;
