@@ -293,7 +293,9 @@ export function loadGallery(template: GalleryTemplate): LoadedProfile {
 	}));
 	const answer = template.answer;
 	if (answer) {
-		const headers = answer.contentType ? { 'content-type': answer.contentType } : {};
+		const headers: Record<string, string> = answer.contentType
+			? { 'content-type': answer.contentType }
+			: {};
 		const reading = interpretResponse(answer.service, {
 			status: answer.status,
 			headers,
