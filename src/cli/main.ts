@@ -283,7 +283,7 @@ function emit(
 	const colour = colourFor(process.stdout, env);
 	if (output) {
 		writeOutput(output, formatReport(report, reporter, false));
-		if (reporter !== 'text') process.stdout.write(formatReport(report, 'text', colour));
+		process.stdout.write(formatReport(report, 'text', colour));
 	} else {
 		process.stdout.write(formatReport(report, reporter, colour));
 	}
