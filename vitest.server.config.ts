@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests of the real built server (`node scripts/serve.js` on an ephemeral port with a fresh
- * DATA_DIR). Run after `vite build`; each file starts the servers it needs.
+ * DATA_DIR), run after `vite build`, each file starting the servers it needs; and of the real
+ * command-line program (tests/cli), which each file builds with the project's script.
  */
 export default defineConfig({
 	test: {
-		include: ['tests/server/**/*.spec.ts'],
+		include: ['tests/server/**/*.spec.ts', 'tests/cli/**/*.spec.ts'],
 		environment: 'node',
 		setupFiles: ['tests/helpers/fast-check-seed.ts'],
 		testTimeout: 60_000,

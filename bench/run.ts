@@ -1,3 +1,4 @@
+import { benchCli } from './cli';
 import { benchEditor } from './editor';
 import { benchSandbox } from './sandbox';
 import { benchServer } from './server';
@@ -33,6 +34,12 @@ table(
 	'XML export and import: 1 MB of templates and 10,000 kept unknown elements',
 	['profile', 'operation', 'p50', 'p95', 'runs'],
 	benchXml()
+);
+
+table(
+	"Command line: cold `provisioning-studio check`, wall time including Node's start (a new process each run)",
+	['case', 'p50', 'p95', 'min', 'goal', 'runs'],
+	await benchCli()
 );
 
 table(

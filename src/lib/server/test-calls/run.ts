@@ -25,6 +25,7 @@ import { previewRequest, type PreviewRequest } from '../preview';
 import { receiveAtSink, SINK_KEY, sinkAnswersWithBody } from '../sinks';
 import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
 import { CallInputError, type ResolvedCall } from './input';
+import { REFUSING } from './refusing';
 
 /**
  * Running a test call: the core builds the request(s) exactly as the preview shows them; each
@@ -240,17 +241,6 @@ async function callOne(
 		return { request: shown, error: maskSecretsIn(shownError, forms) };
 	}
 }
-
-/**
- * Build errors that refuse a test call before anything is sent, with the code answered: a header
- * that cannot be sent as written, and a plain http: URL of a service the catalogue makes
- * https-only (the same issue the editor's diagnostics show, from the same catalogue rule).
- */
-const REFUSING = new Map([
-	['header_crlf', 'invalid_header'],
-	['invalid_header', 'invalid_header'],
-	['https_required', 'https_required']
-]);
 
 /** Why a call is not run: the user already has the most calls running. */
 export class TooManyCallsError extends Error {}

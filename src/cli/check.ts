@@ -1,0 +1,379 @@
+import { findService, SERVICES, sampleValues, vocabularyOf } from '$lib/core/catalogue';
+import type { Issue } from '$lib/core/issues';
+import { isSecretKey, SECRET_MASK, type Scenario } from '$lib/core/profile';
+import {
+	buildRequests,
+	maskSecretsIn,
+	redactRequest,
+	secretForms,
+	type BuiltRequest,
+	type Values
+} from '$lib/core/request';
+import { sha1Hex } from '$lib/core/template';
+import { declaredAccountKeys } from '$lib/core/xml';
+import type { OutboundConfig } from '$lib/server/outbound';
+import { GALLERY } from '$lib/core/catalogue/gallery';
+import { InputError, loadGallery, loadProfile, type LoadedProfile } from './inputs';
+import type { Expectation } from './expect';
+import {
+	atLeast,
+	EXIT,
+	type CheckReport,
+	type FileResult,
+	type Finding,
+	type Rendering
+} from './model';
+import {
+	diffText,
+	readSnapshot,
+	removeSnapshot,
+	requestText,
+	snapshotFolder,
+	snapshotPath,
+	storedSnapshots,
+	writeSnapshot
+} from './snapshots';
+
+/**
+ * `check`: every service of every profile linted with the catalogue's rules (through the same
+ * request builder the editor previews with), rendered for every scenario, compared with stored
+ * snapshots, and with `--live`, sent and judged.
+ */
+
+/** What `check` was asked to do. */
+export interface CheckOptions {
+	files: string[];
+	/** An explicit scenario file for every input. */
+	scenarioFile?: string;
+	snapshots?: string;
+	updateSnapshots: boolean;
+	/** Secret values by placeholder key (`account[password]`), from environment variables. */
+	secrets: Record<string, string>;
+	failOn: CheckReport['failOn'];
+	live?: { config: OutboundConfig; expectations: Expectation[] };
+	/** Check the gallery's templates instead of files. */
+	gallery?: boolean;
+	version: string;
+}
+
+/** The template services, in catalogue order. */
+const TEMPLATE_SERVICES = SERVICES.filter((s) => s.kind === 'template');
+
+/**
+ * The scenarios a service is rendered with: those that give a value its templates can use (a
+ * text message's scenarios mean nothing to the push token reporter), else one scenario of the
+ * catalogue's samples.
+ */
+export function scenariosFor(
+	serviceId: string,
+	scenarios: readonly Scenario[],
+	profile: LoadedProfile
+): Scenario[] {
+	const service = findService(serviceId)!;
+	const vocabulary = vocabularyOf(service, declaredAccountKeys(profile.document.preservedXml));
+	const names = new Set(vocabulary.entries.map((e) => e.key));
+	const relevant = scenarios.filter((s) => Object.keys(s.values).some((key) => names.has(key)));
+	return relevant.length ? relevant : [{ name: 'Samples', values: {} }];
+}
+
+/** The values of one scenario as the editor previews them: its own over the samples, secrets over both. */
+export function scenarioValues(
+	serviceId: string,
+	scenario: Scenario,
+	profile: LoadedProfile,
+	secrets: Record<string, string>
+): Values {
+	const service = findService(serviceId)!;
+	const declared = declaredAccountKeys(profile.document.preservedXml);
+	// A backup made without secrets holds the mask: the catalogue's sample is sent instead.
+	const own = Object.entries(scenario.values).filter(([, value]) => value !== SECRET_MASK);
+	return { ...(sampleValues(service, declared) as Values), ...Object.fromEntries(own), ...secrets };
+}
+
+/** Every form of the given secret values (typed, hashed, encoded) to mask in every output. */
+export function secretFormsOf(secrets: Record<string, string>, extra: string[] = []): string[] {
+	const typed = Object.values(secrets).flatMap((value) => {
+		const hash = sha1Hex(value);
+		return [value, hash, hash.toUpperCase()];
+	});
+	return secretForms([...typed, ...extra]);
+}
+
+/** The built services of one profile: its template services that have settings. */
+export function configuredServices(profile: LoadedProfile): string[] {
+	const services = profile.document.services as Record<string, Record<string, string>>;
+	return TEMPLATE_SERVICES.filter(
+		(s) => services[s.id] && Object.keys(services[s.id]).length > 0
+	).map((s) => s.id);
+}
+
+/** Builds one service of a profile with one scenario. */
+export function build(
+	profile: LoadedProfile,
+	serviceId: string,
+	values: Values
+): { requests: BuiltRequest[]; issues: Issue[] } {
+	const services = profile.document.services as Record<string, Record<string, string>>;
+	return buildRequests({
+		service: serviceId,
+		settings: services[serviceId] ?? {},
+		values,
+		rawSubstitution: profile.document.rawSubstitution,
+		accountKeys: declaredAccountKeys(profile.document.preservedXml)
+	});
+}
+
+/** A rendered request with every secret masked where it landed. */
+export function shown(request: BuiltRequest) {
+	const redacted = redactRequest(request);
+	return {
+		method: redacted.method,
+		url: redacted.url,
+		headers: redacted.headers,
+		body: redacted.body,
+		...(request.recipient !== undefined ? { recipient: request.recipient } : {})
+	};
+}
+
+function issueFinding(
+	profile: LoadedProfile,
+	service: string,
+	issue: Issue,
+	scenario: string
+): Finding {
+	const place =
+		issue.field !== undefined ? profile.locate(service, issue.field, issue.from) : undefined;
+	return {
+		file: profile.file,
+		severity: issue.severity,
+		code: issue.code,
+		message: issue.message,
+		service,
+		...(issue.field !== undefined ? { key: issue.field } : {}),
+		...(place ? { place } : {}),
+		scenarios: [scenario]
+	};
+}
+
+/** Lint findings seen with several scenarios are one finding naming them all. */
+function merge(findings: Finding[]): Finding[] {
+	const byId = new Map<string, Finding>();
+	for (const f of findings) {
+		const id = [f.code, f.service, f.key, f.place?.line, f.place?.column, f.message].join('\u0000');
+		const seen = byId.get(id);
+		if (seen) seen.scenarios = [...(seen.scenarios ?? []), ...(f.scenarios ?? [])];
+		else byId.set(id, { ...f });
+	}
+	return [...byId.values()];
+}
+
+function compareSnapshot(
+	options: CheckOptions,
+	rendering: Rendering,
+	findings: Finding[],
+	expected: Set<string>
+): void {
+	if (!options.snapshots) return;
+	const file = snapshotPath(
+		options.snapshots,
+		rendering.file,
+		rendering.service,
+		rendering.scenario
+	);
+	expected.add(file);
+	const text = requestText(rendering.requests);
+	const stored = readSnapshot(file);
+	if (options.updateSnapshots) {
+		if (stored !== text) writeSnapshot(file, text);
+		rendering.snapshot = { path: file, status: stored === text ? 'match' : 'written' };
+		return;
+	}
+	if (stored === null) {
+		rendering.snapshot = { path: file, status: 'missing' };
+		findings.push({
+			file: rendering.file,
+			severity: 'error',
+			code: 'snapshot_missing',
+			message: `No stored snapshot of ${rendering.service} with "${rendering.scenario}" (${file}): run with --update-snapshots to write it.`,
+			service: rendering.service,
+			scenarios: [rendering.scenario]
+		});
+	} else if (stored !== text) {
+		rendering.snapshot = { path: file, status: 'differs' };
+		findings.push({
+			file: rendering.file,
+			severity: 'error',
+			code: 'snapshot_differs',
+			message: `The request of ${rendering.service} with "${rendering.scenario}" differs from its snapshot (${file}).`,
+			service: rendering.service,
+			scenarios: [rendering.scenario],
+			diff: diffText(stored, text)
+		});
+	} else rendering.snapshot = { path: file, status: 'match' };
+}
+
+function obsoleteSnapshots(
+	options: CheckOptions,
+	file: string,
+	expected: Set<string>,
+	findings: Finding[]
+): void {
+	if (!options.snapshots) return;
+	for (const stored of storedSnapshots(snapshotFolder(options.snapshots, file))) {
+		if (expected.has(stored)) continue;
+		if (options.updateSnapshots) removeSnapshot(stored);
+		else {
+			findings.push({
+				file,
+				severity: 'warning',
+				code: 'snapshot_obsolete',
+				message: `${stored} matches no service and scenario any more: --update-snapshots removes it.`
+			});
+		}
+	}
+}
+
+async function checkProfile(
+	profile: LoadedProfile,
+	options: CheckOptions,
+	report: CheckReport
+): Promise<FileResult> {
+	const findings: Finding[] = [...profile.findings];
+	const lint: Finding[] = [];
+	const renderings: Rendering[] = [];
+	const expected = new Set<string>();
+	const services = configuredServices(profile);
+	if (services.length === 0) {
+		findings.push({
+			file: profile.file,
+			severity: 'warning',
+			code: 'no_services',
+			message: 'No web service is configured in this file: nothing to render.'
+		});
+	}
+	for (const service of services) {
+		for (const scenario of scenariosFor(service, profile.scenarios, profile)) {
+			const values = scenarioValues(service, scenario, profile, options.secrets);
+			const built = build(profile, service, values);
+			lint.push(...built.issues.map((i) => issueFinding(profile, service, i, scenario.name)));
+			const rendering: Rendering = {
+				file: profile.file,
+				service,
+				scenario: scenario.name,
+				requests: built.requests.map(shown)
+			};
+			compareSnapshot(options, rendering, findings, expected);
+			if (options.live) {
+				rendering.live = [];
+				const forms = secretFormsOf(
+					options.secrets,
+					built.requests.flatMap((r) => redactRequest(r).secrets)
+				);
+				// The network code is loaded only for --live: an offline check starts faster.
+				const { sendLive, refusal } = await import('./live');
+				// As a test call: a request the caller would not send as written is not sent.
+				const refused = refusal(built.issues);
+				if (refused) {
+					findings.push({
+						file: profile.file,
+						severity: 'error',
+						code: 'live_refused',
+						message: `Not sent: ${refused.message}`,
+						service,
+						scenarios: [scenario.name]
+					});
+				}
+				for (const request of refused ? [] : built.requests) {
+					const result = await sendLive(
+						service,
+						request,
+						values,
+						forms,
+						options.live.config,
+						options.live.expectations
+					);
+					rendering.live.push(result.outcome);
+					if (result.networkFailure) report.networkFailure = true;
+					findings.push(
+						...result.findings.map((f) => ({
+							...f,
+							file: profile.file,
+							scenarios: [scenario.name]
+						}))
+					);
+				}
+			}
+			renderings.push(rendering);
+		}
+	}
+	obsoleteSnapshots(options, profile.file, expected, findings);
+	return {
+		file: profile.file,
+		kind: profile.kind,
+		findings: [...findings, ...merge(lint)],
+		renderings
+	};
+}
+
+/** Runs `check` over the inputs; the report has every secret masked. */
+export async function runCheck(options: CheckOptions, inputs: string[]): Promise<CheckReport> {
+	const report: CheckReport = {
+		version: options.version,
+		files: [],
+		failOn: options.failOn,
+		exitCode: 0
+	};
+	const loaders = options.gallery
+		? GALLERY.map((template) => () => loadGallery(template))
+		: inputs.map((file) => () => loadProfile(file, options.scenarioFile));
+	for (const load of loaders) {
+		try {
+			const profile = load();
+			report.files.push(await checkProfile(profile, options, report));
+		} catch (error) {
+			if (!(error instanceof InputError)) throw error;
+			report.files.push(unreadable(error));
+		}
+	}
+	report.exitCode = exitCodeOf(report);
+	// Every output is made from this report: secrets typed for the run are masked here, once.
+	const forms = secretFormsOf(options.secrets);
+	return maskSecretsIn(report, forms);
+}
+
+/** A file that could not be read, as a result with one error. */
+export function unreadable(error: InputError): FileResult {
+	return {
+		file: error.file,
+		kind: null,
+		unreadable: true,
+		renderings: [],
+		findings: [
+			{
+				file: error.file,
+				severity: 'error',
+				code: 'unreadable_input',
+				message: error.message,
+				...(error.place ? { place: error.place } : {})
+			}
+		]
+	};
+}
+
+/** The exit code: 3 for unreadable input, 4 for a network failure, 1 for findings, else 0. */
+export function exitCodeOf(report: CheckReport): number {
+	if (report.files.some((f) => f.unreadable)) return EXIT.unreadable;
+	if (report.networkFailure) return EXIT.network;
+	const failing = report.files.some((f) =>
+		f.findings.some(
+			(x) =>
+				atLeast(x.severity, report.failOn) ||
+				(x.code.startsWith('snapshot_') && x.severity === 'error') ||
+				(x.code.startsWith('live_') && x.severity === 'error')
+		)
+	);
+	return failing ? EXIT.findings : EXIT.clean;
+}
+
+/** Whether a key is a secret (for `--secret` validation). */
+export { isSecretKey };

@@ -1,0 +1,404 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { findService, SERVICES } from '$lib/core/catalogue';
+import { GALLERY } from '$lib/core/catalogue/gallery';
+import type { Severity } from '$lib/core/issues';
+import { maskSecretsIn, toCurl } from '$lib/core/request';
+import { exportXml } from '$lib/core/xml';
+import type { OutboundConfig } from '$lib/server/outbound';
+import {
+	build,
+	configuredServices,
+	runCheck,
+	scenariosFor,
+	unreadable,
+	scenarioValues,
+	secretFormsOf,
+	shown
+} from './check';
+import { galleryTemplate } from '$lib/core/catalogue/gallery';
+import { expandInputs, GALLERY_IDS, InputError, loadGallery, loadProfile } from './inputs';
+import { parseExpectation, type Expectation } from './expect';
+import { EXIT } from './model';
+import { formatReport, reportPath, REPORTERS, type Reporter } from './reporters';
+import { requestText } from './snapshots';
+
+/**
+ * The command-line program `provisioning-studio`: `check`, `render` and `export`, on the same
+ * core as the app. Returns the exit code (see docs/cli.md); never calls process.exit, so output
+ * is flushed.
+ */
+
+declare const __CLI_VERSION__: string;
+
+/** The program's version (the package's, set when it is bundled). */
+export const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
+
+const TEMPLATE_IDS = SERVICES.filter((s) => s.kind === 'template').map((s) => s.id);
+
+const HELP: Record<string, string> = {
+	main: `provisioning-studio ${VERSION}: check a softphone platform's provider web services as code.
+
+Usage: provisioning-studio <command> [options]
+
+Commands:
+  check <file|dir>…    lint every service, render every request for every scenario,
+                       compare with snapshots, optionally send them (--live)
+  render <file>        print one service's exact request for one scenario (or as cURL)
+  export <file>        write a JSON backup as provisioning XML or an <account> document
+
+Options:
+  -h, --help           help (also: provisioning-studio <command> --help)
+  -v, --version        the version
+
+Exit codes: 0 clean, 1 findings at or above --fail-on (or a snapshot or live check failed),
+2 usage error, 3 unreadable input, 4 network failure in --live. See docs/cli.md.
+`,
+	check: `Usage: provisioning-studio check <file|dir>… [options]
+
+Reads the additional provisioning XML (either exported form, or a fragment of settings), JSON
+backups, or directories of them (.xml files and backups, searched recursively). Lints every
+configured service with the catalogue's rules and renders its requests for every scenario.
+Offline unless --live.
+
+Scenarios: --scenarios <file>, else <name>.scenarios.json next to each file, else a backup's
+own scenarios, else the built-in ones. A scenario file is
+  {"scenarios": [{"name": "Text", "values": {"sms_to": "+447911000000", "sms_body": "Hi"}}]}
+
+Options:
+  --scenarios <file>         scenario file for every input
+  --snapshots <dir>          compare each request with <dir>/<file>/<service>/<scenario>.http
+  --update-snapshots         write (or rewrite) the snapshots instead of comparing
+  --secret <name>=<ENV_VAR>  a secret value from an environment variable, e.g.
+                             --secret 'account[password]=PROVIDER_PASSWORD'; masked in every
+                             output, report and snapshot (repeatable)
+  --fail-on <level>          error (default), warning, info or none
+  --reporter <name>          text (default), json, junit, sarif, github
+  --output <file>            write the report there (a text summary still goes to stdout)
+  --live                     send every request through the outbound policy (OUTBOUND_*
+                             environment variables, as test calls) and judge each answer as
+                             the platform reads it
+  --expect <rule>            with --live: <service>:<field>=<value>, field "status" or one of
+                             the interpretation (success, action.kind, action.smsId, …);
+                             repeatable (e.g. sendMessage:action.kind=storeSmsId)
+  --gallery                  check the gallery of annotated real-world templates instead
+  -h, --help                 this help
+
+Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
+`,
+	render: `Usage: provisioning-studio render <file> --service <id> [--scenario <name>] [--curl]
+
+Prints the exact request(s) a service's caller sends for one scenario: request line, headers
+and body as sent, secrets masked. Lint findings of that request go to stderr.
+
+Options:
+  --service <id>             ${TEMPLATE_IDS.join(', ')}
+  --scenario <name>          a scenario's name (default: the first that applies)
+  --scenarios <file>         scenario file (default: <name>.scenarios.json next to the file)
+  --curl                     as a cURL command line
+  --secret <name>=<ENV_VAR>  as for check (repeatable)
+  -h, --help                 this help
+`,
+	export: `Usage: provisioning-studio export <file> --form provisioning|account [--output <file>]
+       provisioning-studio export --gallery <id> --form provisioning|account
+
+Writes a profile (a JSON backup, or XML in another form) as the additional provisioning XML
+("provisioning") or as an <account> document ("account"), the way the app exports it.
+Credentials kept in the profile's XML are left out. With --gallery, a template of the gallery
+to start from (see check --gallery).
+
+Options:
+  --form <form>              provisioning or account
+  --gallery <id>             ${GALLERY.map((t) => t.id).join(', ')}
+  --output <file>            write there instead of stdout
+  -h, --help                 this help
+`
+};
+
+class UsageError extends Error {}
+
+const COMMON = {
+	help: { type: 'boolean', short: 'h' },
+	secret: { type: 'string', multiple: true },
+	scenarios: { type: 'string' }
+} satisfies ParseArgsConfig['options'];
+
+const OPTIONS = {
+	check: {
+		...COMMON,
+		snapshots: { type: 'string' },
+		'update-snapshots': { type: 'boolean' },
+		'fail-on': { type: 'string' },
+		reporter: { type: 'string' },
+		output: { type: 'string' },
+		live: { type: 'boolean' },
+		expect: { type: 'string', multiple: true },
+		gallery: { type: 'boolean' }
+	},
+	render: {
+		...COMMON,
+		service: { type: 'string' },
+		scenario: { type: 'string' },
+		curl: { type: 'boolean' }
+	},
+	export: {
+		help: { type: 'boolean', short: 'h' },
+		form: { type: 'string' },
+		gallery: { type: 'string' },
+		output: { type: 'string' }
+	}
+} satisfies Record<string, ParseArgsConfig['options']>;
+
+type Command = keyof typeof OPTIONS;
+
+function parse<C extends Command>(command: C, args: string[]) {
+	try {
+		return parseArgs({ args, options: OPTIONS[command], allowPositionals: true, strict: true });
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		throw new UsageError(
+			`${message.replace(/\.?$/, '.')} See provisioning-studio ${command} --help.`
+		);
+	}
+}
+
+/** `--secret name=ENV_VAR` values, read from the environment. */
+function readSecrets(specs: readonly string[] | undefined, env: NodeJS.ProcessEnv) {
+	const secrets: Record<string, string> = {};
+	for (const spec of specs ?? []) {
+		const match = /^([^=\s]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(spec);
+		if (!match) {
+			throw new UsageError(
+				`--secret "${spec}" is not <name>=<ENV_VAR> (e.g. 'account[password]=PROVIDER_PASSWORD').`
+			);
+		}
+		const value = env[match[2]];
+		if (value === undefined || value === '') {
+			throw new UsageError(`--secret ${spec}: the environment variable ${match[2]} is not set.`);
+		}
+		secrets[match[1]] = value;
+	}
+	return secrets;
+}
+
+function colourFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+	if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+	if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0')
+		return true;
+	return stream.isTTY === true;
+}
+
+function writeOutput(file: string, text: string): void {
+	try {
+		writeFileSync(file, text);
+	} catch (error) {
+		throw new UsageError(`Cannot write --output ${file}: ${(error as Error).message}`);
+	}
+}
+
+async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+	const { values, positionals } = parse('check', args);
+	if (values.help) {
+		process.stdout.write(HELP.check);
+		return EXIT.clean;
+	}
+	if (values.gallery && positionals.length > 0) {
+		throw new UsageError('check --gallery checks the gallery: give no files with it.');
+	}
+	if (positionals.length === 0 && !values.gallery) {
+		throw new UsageError('check needs at least one file or directory (or --gallery).');
+	}
+	const failOn = values['fail-on'] ?? 'error';
+	if (!['error', 'warning', 'info', 'none'].includes(failOn)) {
+		throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}".`);
+	}
+	const reporter = (values.reporter ?? 'text') as Reporter;
+	if (!REPORTERS.includes(reporter)) {
+		throw new UsageError(`--reporter takes ${REPORTERS.join(', ')}, not "${reporter}".`);
+	}
+	if (values['update-snapshots'] && !values.snapshots) {
+		throw new UsageError('--update-snapshots needs --snapshots <dir>.');
+	}
+	const expectations: Expectation[] = [];
+	for (const text of values.expect ?? []) {
+		const parsed = parseExpectation(text);
+		if (typeof parsed === 'string') throw new UsageError(parsed);
+		if (!findService(parsed.service)) {
+			throw new UsageError(
+				`--expect ${text}: "${parsed.service}" is not a service (${TEMPLATE_IDS.join(', ')}).`
+			);
+		}
+		expectations.push(parsed);
+	}
+	if (expectations.length && !values.live) throw new UsageError('--expect needs --live.');
+	let live: { config: OutboundConfig; expectations: Expectation[] } | undefined;
+	if (values.live) {
+		try {
+			const { readOutboundConfig } = await import('$lib/server/outbound/config');
+			live = { config: readOutboundConfig(env), expectations };
+		} catch (error) {
+			throw new UsageError((error as Error).message);
+		}
+	}
+	const secrets = readSecrets(values.secret, env);
+	let files: string[];
+	try {
+		files = values.gallery ? [] : expandInputs(positionals);
+	} catch (error) {
+		if (!(error instanceof InputError)) throw error;
+		const report = {
+			version: VERSION,
+			files: [],
+			failOn: failOn as Severity | 'none',
+			exitCode: EXIT.unreadable
+		};
+		const withFile = { ...report, files: [unreadable(error)] };
+		emit(withFile, reporter, values.output, env);
+		return EXIT.unreadable;
+	}
+	const report = await runCheck(
+		{
+			files,
+			scenarioFile: values.scenarios,
+			snapshots: values.snapshots,
+			updateSnapshots: values['update-snapshots'] === true,
+			secrets,
+			failOn: failOn as Severity | 'none',
+			live,
+			gallery: values.gallery === true,
+			version: VERSION
+		},
+		files
+	);
+	emit(report, reporter, values.output, env);
+	return report.exitCode;
+}
+
+function emit(
+	report: Parameters<typeof formatReport>[0],
+	reporter: Reporter,
+	output: string | undefined,
+	env: NodeJS.ProcessEnv
+): void {
+	const colour = colourFor(process.stdout, env);
+	if (output) {
+		writeOutput(output, formatReport(report, reporter, false));
+		process.stdout.write(formatReport(report, 'text', colour));
+	} else {
+		process.stdout.write(formatReport(report, reporter, colour));
+	}
+}
+
+function render(args: string[], env: NodeJS.ProcessEnv): number {
+	const { values, positionals } = parse('render', args);
+	if (values.help) {
+		process.stdout.write(HELP.render);
+		return EXIT.clean;
+	}
+	if (positionals.length !== 1) throw new UsageError('render takes one file.');
+	if (!values.service) throw new UsageError(`render needs --service (${TEMPLATE_IDS.join(', ')}).`);
+	if (!TEMPLATE_IDS.includes(values.service)) {
+		throw new UsageError(
+			`"${values.service}" is not a service; use one of ${TEMPLATE_IDS.join(', ')}.`
+		);
+	}
+	const secrets = readSecrets(values.secret, env);
+	const profile = loadProfile(positionals[0], values.scenarios);
+	const configured = configuredServices(profile);
+	if (!configured.includes(values.service)) {
+		throw new UsageError(
+			`${reportPath(profile.file)} does not configure ${values.service}${configured.length ? `; it configures ${configured.join(', ')}` : ''}.`
+		);
+	}
+	const scenarios = scenariosFor(values.service, profile.scenarios, profile);
+	const all = [...scenarios, ...profile.scenarios.filter((s) => !scenarios.includes(s))];
+	const scenario =
+		values.scenario === undefined ? scenarios[0] : all.find((s) => s.name === values.scenario);
+	if (!scenario) {
+		throw new UsageError(
+			`No scenario "${values.scenario}" (from ${profile.scenarioSource}); there are: ${all.map((s) => `"${s.name}"`).join(', ')}.`
+		);
+	}
+	const built = build(
+		profile,
+		values.service,
+		scenarioValues(values.service, scenario, profile, secrets)
+	);
+	const forms = secretFormsOf(secrets);
+	const requests = built.requests.map(shown);
+	const text = values.curl
+		? requests.map((r) => toCurl(r)).join('\n') + (requests.length ? '\n' : '')
+		: requestText(requests);
+	process.stdout.write(maskSecretsIn(text, forms));
+	for (const issue of maskSecretsIn(built.issues, forms)) {
+		process.stderr.write(
+			`${issue.severity}: ${issue.field ? `${issue.field}: ` : ''}${issue.message} [${issue.code}]\n`
+		);
+	}
+	return EXIT.clean;
+}
+
+function exportCommand(args: string[]): number {
+	const { values, positionals } = parse('export', args);
+	if (values.help) {
+		process.stdout.write(HELP.export);
+		return EXIT.clean;
+	}
+	if (positionals.length !== (values.gallery === undefined ? 1 : 0)) {
+		throw new UsageError('export takes one file, or --gallery <id>.');
+	}
+	if (values.form !== 'provisioning' && values.form !== 'account') {
+		throw new UsageError('export needs --form provisioning or --form account.');
+	}
+	let profile;
+	if (values.gallery !== undefined) {
+		const template = galleryTemplate(values.gallery);
+		if (!template) {
+			throw new UsageError(
+				`No gallery template "${values.gallery}"; there are: ${GALLERY_IDS.join(', ')}.`
+			);
+		}
+		profile = loadGallery(template);
+	} else profile = loadProfile(positionals[0]);
+	const exported = exportXml(profile.document, values.form, { credentials: 'leave_out' });
+	for (const issue of exported.issues) {
+		process.stderr.write(`${issue.severity}: ${issue.message} [${issue.code}]\n`);
+	}
+	if (!exported.ok) return EXIT.findings;
+	if (values.output) writeOutput(values.output, exported.value);
+	else process.stdout.write(exported.value);
+	return EXIT.clean;
+}
+
+/** Runs the program with its arguments; resolves to the exit code. */
+export async function main(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+	const [command, ...rest] = args;
+	try {
+		if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+			const topic = command === 'help' ? rest[0] : undefined;
+			process.stdout.write(HELP[topic && topic in HELP ? topic : 'main']);
+			return command === undefined ? EXIT.usage : EXIT.clean;
+		}
+		if (command === '-v' || command === '--version' || command === 'version') {
+			process.stdout.write(`${VERSION}\n`);
+			return EXIT.clean;
+		}
+		if (command === 'check') return await check(rest, env);
+		if (command === 'render') return render(rest, env);
+		if (command === 'export') return exportCommand(rest);
+		throw new UsageError(`Unknown command "${command}": use check, render or export (see --help).`);
+	} catch (error) {
+		if (error instanceof UsageError) {
+			process.stderr.write(`provisioning-studio: ${error.message}\n`);
+			return EXIT.usage;
+		}
+		if (error instanceof InputError) {
+			const at = error.place ? `:${error.place.line}:${error.place.column}` : '';
+			process.stderr.write(
+				`provisioning-studio: ${reportPath(error.file)}${at}: ${error.message}\n`
+			);
+			return EXIT.unreadable;
+		}
+		throw error;
+	}
+}

@@ -1,0 +1,97 @@
+import type { Severity } from '$lib/core/issues';
+
+/** What a run of `check` found, in one shape every reporter reads. */
+
+/** A place in an input file (1-based line and column). */
+export interface Place {
+	line: number;
+	column: number;
+}
+
+/** One finding: a lint issue, an import note, a snapshot that differs, a live answer judged. */
+export interface Finding {
+	/** The input file as given on the command line (or found in a directory). */
+	file: string;
+	severity: Severity;
+	/** A stable code (`unknown_placeholder`, `snapshot_differs`, …): the SARIF rule id. */
+	code: string;
+	message: string;
+	place?: Place;
+	/** The service id and the setting's key, when the finding is about one. */
+	service?: string;
+	key?: string;
+	/** The scenarios the finding was seen with (lint issues depend on the values). */
+	scenarios?: string[];
+	/** A readable diff, for a snapshot that differs. */
+	diff?: string;
+}
+
+/** One request as rendered (secrets masked), in order. */
+export interface RenderedRequest {
+	method: string;
+	url: string;
+	headers: { name: string; value: string }[];
+	body: string | null;
+	recipient?: string;
+}
+
+/** What a live call of one request answered, as the platform reads it. */
+export interface LiveOutcome {
+	status?: number;
+	/** What the caller does, in one sentence (the interpretation's summary). */
+	summary?: string;
+	success?: boolean;
+	/** The transport failure, when nothing came back. */
+	error?: { code: string; message: string };
+	ms: number;
+}
+
+/** One service rendered with one scenario. */
+export interface Rendering {
+	file: string;
+	service: string;
+	scenario: string;
+	requests: RenderedRequest[];
+	snapshot?: { path: string; status: 'match' | 'differs' | 'missing' | 'written' };
+	live?: LiveOutcome[];
+}
+
+/** One input file's result. */
+export interface FileResult {
+	file: string;
+	/** What the file was read as; null when it could not be read. */
+	kind: 'provisioning' | 'account' | 'fragment' | 'backup' | null;
+	findings: Finding[];
+	renderings: Rendering[];
+	/** Set when the file could not be read at all (exit code 3). */
+	unreadable?: boolean;
+}
+
+/** A whole run. */
+export interface CheckReport {
+	version: string;
+	files: FileResult[];
+	failOn: Severity | 'none';
+	/** The exit code this report gives (see docs/cli.md). */
+	exitCode: number;
+	/** Set by `--live`: a request could not be sent or answered (exit code 4). */
+	networkFailure?: boolean;
+}
+
+/** Severities from the worst. */
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** True when `severity` is at or above `threshold`. */
+export function atLeast(severity: Severity, threshold: Severity | 'none'): boolean {
+	if (threshold === 'none') return false;
+	return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}
+
+/** Exit codes (docs/cli.md). */
+export const EXIT = {
+	clean: 0,
+	findings: 1,
+	usage: 2,
+	unreadable: 3,
+	network: 4
+} as const;

@@ -1,0 +1,206 @@
+/**
+ * The gallery: annotated starting points written in the styles real providers use for these
+ * services (GET with credentials in the query, form and JSON bodies, a fixed text/plain body,
+ * path segments, the provider’s own account keys), each with what such a provider's handler
+ * answers and how the platform reads that answer. Starting points, not recommendations: where a
+ * style has a cost (a password in a URL, an error reported with HTTP 200), the notes say so and
+ * the lint warns.
+ */
+
+/** What a provider's handler in this style answers, and what the platform makes of it. */
+export interface GalleryAnswer {
+	status: number;
+	/** The Content-Type of the answer; null for none. */
+	contentType: string | null;
+	body: string;
+	/** Set when the platform reads this answer otherwise than the provider means it. */
+	misread?: string;
+}
+
+/** One annotated starting point. */
+export interface GalleryTemplate {
+	id: string;
+	title: string;
+	/** What the style is, where it is seen, and what to know before using it. */
+	notes: string[];
+	/** Settings by service id, then configuration key. */
+	services: Record<string, Record<string, string>>;
+	/** Account values the template declares besides the documented ones (`<apiUser>`). */
+	accountValues?: Record<string, string>;
+	/** The answer of Send Message (or of the one service) in this style. */
+	answer?: { service: string } & GalleryAnswer;
+}
+
+export const GALLERY: readonly GalleryTemplate[] = [
+	{
+		id: 'json-sms-id',
+		title: 'JSON body, answered with {"sms_id": …}',
+		notes: [
+			'The contract’s way: a JSON body over https, and an answer whose sms_id the app stores to match sent messages with fetched ones.',
+			'content_type is sent along so that the server can tell a text from a media message or a disposition notification.'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl: 'https://api.example.com/v2/messages',
+				genericSmsSendPostData:
+					'{"from": "%account[username]%", "password": "%account[password]%", "to": "%sms_to%", "body": "%sms_body%", "content_type": "%content_type%"}',
+				genericSmsSendContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'sendMessage',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"sms_id": "5f2c9a7e-0b1d-4d8e-9b7a-3c1f2e4d5a6b"}'
+		}
+	},
+	{
+		id: 'form-xml-answer',
+		title: 'Form body, answered with <response><sms_id>…</sms_id></response>',
+		notes: [
+			'A form-encoded body (application/x-www-form-urlencoded), as PBX vendors write it; the answer is XML.',
+			'Errors are answered with a non-2xx status and <response><message>…</message></response>: the platform shows that message to the user.'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl: 'https://pbx.example.com/api/sms/send',
+				genericSmsSendPostData:
+					'username=%account[username]%&password=%account[password]%&to=%sms_to%&text=%sms_body%&content_type=%content_type%',
+				genericSmsSendContentType: 'application/x-www-form-urlencoded'
+			}
+		},
+		answer: {
+			service: 'sendMessage',
+			status: 200,
+			contentType: 'application/xml',
+			body: '<response><sms_id>84412</sms_id></response>'
+		}
+	},
+	{
+		id: 'get-query-credentials',
+		title: 'GET with everything in the query string',
+		notes: [
+			'Common with small carrier bridges: no body, the credentials and the message in the URL.',
+			'Passwords in URLs end up in web server and proxy access logs (one bridge strips query strings from its log for this reason): the lint warns. Prefer a body, or %sha1(%account[password]%)%.',
+			'In XML, & inside a URL is written &amp; (the export does this for you).'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl:
+					'https://bridge.example.net/send?username=%account[username]%&password=%account[password]%&to=%sms_to%&body=%sms_body%'
+			}
+		},
+		answer: { service: 'sendMessage', status: 200, contentType: null, body: '' }
+	},
+	{
+		id: 'static-token-query',
+		title: 'A shared static token in the query, answered with {"message_id": …}',
+		notes: [
+			'One token for every user, plus %account[username]% to say who sends: nobody needs a password, and anybody who has the token can send as anyone.',
+			'The answer names its id message_id, not sms_id: the platform finds no id to store.'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl:
+					'https://sms.example.org/api/send?token=8f14e45fceea167a5a36dedd4bea2543&user=%account[username]%&to=%sms_to%&text=%sms_body%'
+			}
+		},
+		answer: {
+			service: 'sendMessage',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"message_id": "m-20931"}',
+			misread:
+				'message_id is not the contract’s name: the platform stores no id and cannot match the sent message with the fetched one. Answer sms_id.'
+		}
+	},
+	{
+		id: 'error-flag-http-200',
+		title: 'An error flag in the body, always HTTP 200',
+		notes: [
+			'Some handlers answer every request with 200 and {"response": {"error": 0, "description": "Success"}}, putting failures in the error flag.',
+			'The platform reads the status, not the flag: a failure answered with 200 counts as sent, and the user is never told.'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl: 'https://voip.example.com/api/v1/sms',
+				genericSmsSendPostData:
+					'{"user": "%account[username]%", "pass": "%sha1(%account[password]%)%", "dst": "%sms_to%", "message": "%sms_body%"}',
+				genericSmsSendContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'sendMessage',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"response": {"error": 1, "description": "Insufficient credit"}}',
+			misread:
+				'This answer reports an error with HTTP 200: the platform counts the message as sent and shows nothing. Answer a 4xx or 5xx status with {"message": "…"} instead.'
+		}
+	},
+	{
+		id: 'opaque-text-body',
+		title: 'Placeholders only in the URL, a fixed text/plain body',
+		notes: [
+			'The body is a fixed opaque blob (an encrypted credential) sent as text/plain; everything that changes is in the URL, including a path segment.'
+		],
+		services: {
+			sendMessage: {
+				genericSmsSendUrl:
+					'https://relay.example.net/sms/%account[username]%/send?to=%sms_to%&text=%sms_body%',
+				genericSmsSendPostData: 'U2FsdGVkX19yJq3nT0kq8Z7sQm0c1v+FJ4l6Yb2nVf8=',
+				genericSmsSendContentType: 'text/plain'
+			}
+		}
+	},
+	{
+		id: 'own-account-keys',
+		title: 'The provider’s own account keys (<apiUser>, <apiKey>)',
+		notes: [
+			'The provider adds its own elements to the account XML (<apiUser>, <apiKey>) and uses them as %account[apiUser]%; credentials among them are kept as secrets, masked wherever they are shown.',
+			'The credentials travel in the body, not in the URL.'
+		],
+		accountValues: { apiUser: 'acme-bridge', apiKey: '' },
+		services: {
+			sendMessage: {
+				genericSmsSendUrl: 'https://api.example.com/sms',
+				genericSmsSendPostData:
+					'{"user": "%account[apiUser]%", "key": "%account[apiKey]%", "to": "%sms_to%", "text": "%sms_body%"}',
+				genericSmsSendContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'sendMessage',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"sms_id": "a81f"}'
+		}
+	},
+	{
+		id: 'push-token-reporter-form',
+		title: 'Push Token Reporter with a form body',
+		notes: [
+			'The typical Push Token Reporter: username, password, the selector, both push tokens and both app ids, form-encoded. Push tokens contain +, / and =, which the form encoding escapes.',
+			'Handlers usually answer an empty 200 or {}.'
+		],
+		services: {
+			pushTokenReporter: {
+				pushTokenReporterUrl: 'https://pbx.example.com/push/register',
+				pushTokenReporterPostData:
+					'username=%account[username]%&password=%account[password]%&selector=%selector%&token_calls=%pushTokenIncomingCall%&token_msgs=%pushTokenOther%&appId_calls=%pushappid_incoming_call%&appId_msgs=%pushappid_other%',
+				pushTokenReporterContentType: 'application/x-www-form-urlencoded'
+			}
+		},
+		answer: {
+			service: 'pushTokenReporter',
+			status: 200,
+			contentType: 'application/json',
+			body: '{}'
+		}
+	}
+];
+
+/** The gallery template with this id, if any. */
+export function galleryTemplate(id: string): GalleryTemplate | undefined {
+	return GALLERY.find((t) => t.id === id);
+}
