@@ -337,10 +337,54 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 		expect(response?.status()).toBe(403);
 		await atEveryWidth(viewer, '/admin/users', 'forbidden', async () => {
 			await expect(viewer.getByRole('link', { name: 'Provisioning Studio' })).toBeVisible();
-			await expect(viewer.getByText('This page needs the admin role.')).toBeVisible();
+			await expect(viewer.getByRole('main')).toContainText('Users needs the admin role.');
 		});
 		await viewer.context().close();
 	});
+
+	for (const width of [390, 1440]) {
+		test(`a viewer refused an editor's page at ${width} px sees why, the menu, and signs out`, async ({
+			browser,
+			adminState
+		}) => {
+			const viewer = await viewerPage(browser, adminState);
+			await viewer.setViewportSize({ width, height: 800 });
+			const response = await viewer.goto('/sinks');
+			expect(response?.status()).toBe(403);
+			await expect(viewer).toHaveURL(/\/sinks$/);
+			const main = viewer.getByRole('main');
+			await expect(viewer.getByRole('heading', { level: 1 })).toHaveText('403 · Not allowed');
+			await expect(main).toContainText(
+				'The page Echo sinks needs the editor role. You are signed in as Vera Viewer with the viewer role.'
+			);
+			await expect(main.getByRole('link', { name: 'Services' })).toBeVisible();
+			const nav = viewer.getByRole('navigation', { name: 'Main' });
+			if (width < 768) {
+				const menu = viewer.getByRole('button', { name: 'Menu' });
+				await expect(nav).toBeHidden();
+				// A click before the page's script runs does nothing: click until the menu opens.
+				await expect(async () => {
+					if ((await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+					await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+				}).toPass();
+			}
+			await expect(nav.getByRole('link')).toHaveText(['Services', 'Profiles', 'Push sandboxes']);
+			await expect(viewer.getByText('Vera Viewer viewer')).toBeVisible();
+			await expectNoSidewaysScroll(viewer);
+			await expectAccessible(viewer);
+			await screenshot(viewer, `forbidden-sinks-${width}`);
+			// The app runs on the page: its links navigate and its menu signs out.
+			await nav.getByRole('link', { name: 'Profiles' }).click();
+			await expect(viewer).toHaveURL(/\/profiles$/);
+			await viewer.goBack();
+			await expect(viewer.getByRole('heading', { level: 1 })).toHaveText('403 · Not allowed');
+			if (width < 768) await viewer.getByRole('button', { name: 'Menu' }).click();
+			await viewer.getByRole('button', { name: 'Sign out' }).click();
+			await expect(viewer).toHaveURL(/\/login/);
+			expect((await viewer.request.get('/api/session')).status()).toBe(401);
+			await viewer.context().close();
+		});
+	}
 });
 
 /** A signed-in viewer's page in a context of its own, created by the admin. */
