@@ -274,6 +274,66 @@ test.describe('layout at every width, in light and dark', () => {
 		});
 	});
 
+	test('at 768 px the preview stays in sight while the URL is typed, with a big body', async ({
+		page
+	}) => {
+		const f = await shared(page);
+		const profile = await createProfile(page, uniqueName('Tablet'));
+		const origin = new URL(page.url()).origin;
+		// A JSON body of about 4 KB, many lines, next to the 300-character URL.
+		const items = Array.from({ length: 60 }, (_, i) => `\t\t{ "line": ${i}, "to": "%sms_to%" }`);
+		const saved = await page.request.put(`/api/profiles/${profile}`, {
+			headers: { origin },
+			data: {
+				baseRevision: 1,
+				document: {
+					services: {
+						sendMessage: {
+							genericSmsSendUrl: f.url,
+							genericSmsSendPostData: `{\n\t"items": [\n${items.join(',\n')}\n\t]\n}`,
+							genericSmsContentType: 'application/json'
+						}
+					}
+				}
+			}
+		});
+		expect(saved.status()).toBe(200);
+		await page.setViewportSize({ width: 768, height: 1024 });
+		await page.goto(`/profiles/${profile}/services/sendMessage`);
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const previewUrl = preview.getByLabel('URL', { exact: true });
+		await expect(url).toHaveText(f.url);
+		await expect(preview.getByLabel('Body', { exact: true })).toContainText('"line": 59');
+
+		await url.click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('&typed=yes');
+		await expect(previewUrl).toContainText('&typed=yes');
+		// The field being typed and the request it makes are both on the screen.
+		await expect(url).toBeInViewport();
+		await expect(previewUrl).toBeInViewport();
+		await expect(preview).toBeInViewport({ ratio: 0.3 });
+		await screenshot(page, 'profile-editor-768-typing');
+
+		// Side by side, nothing over the other, nothing out of its box, no sideways scroll.
+		const previewBox = await box(preview);
+		const settings = page.locator('.settings');
+		expect(previewBox.x).toBeGreaterThan((await box(settings)).x + 200);
+		for (const editor of await page.locator('.cm-editor').all()) {
+			expect(overlap(await box(editor), previewBox), 'an editor overlaps the preview').toBe(false);
+		}
+		expect(await sticksOut(settings, '[data-field], .cm-editor, input, select, textarea')).toEqual(
+			[]
+		);
+		expect(await sticksOut(preview, 'p, li, table, pre, header, h3, code')).toEqual([]);
+		await expectNoSidewaysScroll(page);
+		for (const scheme of SCHEMES) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expectAccessible(page);
+		}
+	});
+
 	test('a test call with a long URL: the method label stays a word', async ({ page }) => {
 		const f = await shared(page);
 		await page.goto(`/profiles/${f.profile}/services/sendMessage`);
