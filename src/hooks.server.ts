@@ -124,6 +124,8 @@ async function refusedPage(
 	if (event.isDataRequest) return json(message, { status: 403 });
 	const query = new URLSearchParams({ method: request.method, path: url.pathname });
 	const authorization = request.headers.get('authorization');
+	// A sub-request of this app's own page (a path, so never another server): no connection.
+	// eslint-disable-next-line no-restricted-syntax
 	const page = await event.fetch(`/forbidden?${query}`, {
 		headers: authorization ? { authorization } : {}
 	});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
-import { Client, stopAllServers, type TestServer } from '../helpers/server';
+import { Client, stopAllServers } from '../helpers/server';
 
 /**
  * A page the user's role does not allow is answered 403 with the app's own page inside its
@@ -8,16 +8,13 @@ import { Client, stopAllServers, type TestServer } from '../helpers/server';
  * not its form action's effect. The API keeps its JSON 403.
  */
 
-let server: TestServer;
 let admin: Client;
 let viewer: TestUser;
 let editor: TestUser;
 const SINK_NAME = 'Refusal test sink 7f3a';
 
 beforeAll(async () => {
-	const started = await serverWithAdmin();
-	server = started.server;
-	admin = started.admin;
+	({ admin } = await serverWithAdmin());
 	[viewer, editor] = await Promise.all([
 		createUser(admin, 'viewer', 'vera.viewer@example.test'),
 		createUser(admin, 'editor', 'eddie.editor@example.test')
