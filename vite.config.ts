@@ -11,6 +11,9 @@ export default defineConfig({
 					filename.split(/[/\\]/).includes('node_modules') ? undefined : true
 			},
 			adapter: adapter(),
+			// Addresses from the root: the 403 page is rendered for the refused page's address,
+			// which may be deeper than its own, so paths relative to the page would miss.
+			paths: { relative: false },
 			// The cross-site form check runs in hooks.server.ts, which exempts push sandboxes.
 			csrf: { trustedOrigins: ['*'] },
 			// Scripts only from our origin (hashed or nonced by the kit); styles inline too, since

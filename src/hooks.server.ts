@@ -104,6 +104,40 @@ function sameSitePath(target: string, url: URL): string {
 	}
 }
 
+/**
+ * The answer (403) to a page the user's role does not allow. Nothing of the refused page runs:
+ * the answer is the app's own `/forbidden` page, rendered inside the app's layout (navigation
+ * and the user's menu), asked for with this request's session, method and path only; it works
+ * out the needed role again from the access table. A form sent with JavaScript gets an action
+ * result and a client-side navigation's data request a JSON message, as the kit answers them.
+ */
+async function refusedPage(
+	event: Parameters<Handle>[0]['event'],
+	access: string
+): Promise<Response> {
+	const { request, url } = event;
+	const message = `This page needs the ${access} role. Ask an admin if you need it.`;
+	if (request.headers.get('x-sveltekit-action') === 'true') {
+		return json({ type: 'error', error: { message } }, { status: 403 });
+	}
+	// The kit's client then loads the page itself, which is this answer's page below.
+	if (event.isDataRequest) return json(message, { status: 403 });
+	const query = new URLSearchParams({ method: request.method, path: url.pathname });
+	const authorization = request.headers.get('authorization');
+	// A sub-request of this app's own page (a path, so never another server): no connection.
+	// eslint-disable-next-line no-restricted-syntax
+	const page = await event.fetch(`/forbidden?${query}`, {
+		headers: authorization ? { authorization } : {}
+	});
+	if (page.status !== 200) {
+		await page.body?.cancel();
+		return errorPage(403, message);
+	}
+	const headers = new Headers(page.headers);
+	headers.set('cache-control', 'no-store');
+	return new Response(request.method === 'HEAD' ? null : page.body, { status: 403, headers });
+}
+
 const authenticate: Handle = async ({ event, resolve }) => {
 	// The key in a sandbox's address is its credential; sessions and tokens play no part.
 	if (isSandboxPath(event.url.pathname)) {
@@ -137,8 +171,7 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	}
 	if (user && !allows(user.role, access)) {
 		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
-		// Nothing of the forbidden page runs: the page is the app's plain error template.
-		return errorPage(403, `This page needs the ${access} role. Ask an admin if you need it.`);
+		return refusedPage(event, access);
 	}
 	if (isApi && user?.via !== 'token') {
 		const problem = crossSiteProblem(event.request, event.url);

@@ -275,6 +275,66 @@ test.describe('layout at every width, in light and dark', () => {
 		});
 	});
 
+	test('at 768 px the preview stays in sight while the URL is typed, with a big body', async ({
+		page
+	}) => {
+		const f = await shared(page);
+		const profile = await createProfile(page, uniqueName('Tablet'));
+		const origin = new URL(page.url()).origin;
+		// A JSON body of about 4 KB, many lines, next to the 300-character URL.
+		const items = Array.from({ length: 60 }, (_, i) => `\t\t{ "line": ${i}, "to": "%sms_to%" }`);
+		const saved = await page.request.put(`/api/profiles/${profile}`, {
+			headers: { origin },
+			data: {
+				baseRevision: 1,
+				document: {
+					services: {
+						sendMessage: {
+							genericSmsSendUrl: f.url,
+							genericSmsSendPostData: `{\n\t"items": [\n${items.join(',\n')}\n\t]\n}`,
+							genericSmsContentType: 'application/json'
+						}
+					}
+				}
+			}
+		});
+		expect(saved.status()).toBe(200);
+		await page.setViewportSize({ width: 768, height: 1024 });
+		await page.goto(`/profiles/${profile}/services/sendMessage`);
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const previewUrl = preview.getByLabel('URL', { exact: true });
+		await expect(url).toHaveText(f.url);
+		await expect(preview.getByLabel('Body', { exact: true })).toContainText('"line": 59');
+
+		await url.click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('&typed=yes');
+		await expect(previewUrl).toContainText('&typed=yes');
+		// The field being typed and the request it makes are both on the screen.
+		await expect(url).toBeInViewport();
+		await expect(previewUrl).toBeInViewport();
+		await expect(preview).toBeInViewport({ ratio: 0.3 });
+		await screenshot(page, 'profile-editor-768-typing');
+
+		// Side by side, nothing over the other, nothing out of its box, no sideways scroll.
+		const previewBox = await box(preview);
+		const settings = page.locator('.settings');
+		expect(previewBox.x).toBeGreaterThan((await box(settings)).x + 200);
+		for (const editor of await page.locator('.cm-editor').all()) {
+			expect(overlap(await box(editor), previewBox), 'an editor overlaps the preview').toBe(false);
+		}
+		expect(await sticksOut(settings, '[data-field], .cm-editor, input, select, textarea')).toEqual(
+			[]
+		);
+		expect(await sticksOut(preview, 'p, li, table, pre, header, h3, code')).toEqual([]);
+		await expectNoSidewaysScroll(page);
+		for (const scheme of SCHEMES) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expectAccessible(page);
+		}
+	});
+
 	test('a test call with a long URL: the method label stays a word', async ({ page }) => {
 		const f = await shared(page);
 		await page.goto(`/profiles/${f.profile}/services/sendMessage`);
@@ -338,10 +398,54 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 		expect(response?.status()).toBe(403);
 		await atEveryWidth(viewer, '/admin/users', 'forbidden', async () => {
 			await expect(viewer.getByRole('link', { name: 'Provisioning Studio' })).toBeVisible();
-			await expect(viewer.getByText('This page needs the admin role.')).toBeVisible();
+			await expect(viewer.getByRole('main')).toContainText('Users needs the admin role.');
 		});
 		await viewer.context().close();
 	});
+
+	for (const width of [390, 1440]) {
+		test(`a viewer refused an editor's page at ${width} px sees why, the menu, and signs out`, async ({
+			browser,
+			adminState
+		}) => {
+			const viewer = await viewerPage(browser, adminState);
+			await viewer.setViewportSize({ width, height: 800 });
+			const response = await viewer.goto('/sinks');
+			expect(response?.status()).toBe(403);
+			await expect(viewer).toHaveURL(/\/sinks$/);
+			const main = viewer.getByRole('main');
+			await expect(viewer.getByRole('heading', { level: 1 })).toHaveText('403 · Not allowed');
+			await expect(main).toContainText(
+				'The page Echo sinks needs the editor role. You are signed in as Vera Viewer with the viewer role.'
+			);
+			await expect(main.getByRole('link', { name: 'Services' })).toBeVisible();
+			const nav = viewer.getByRole('navigation', { name: 'Main' });
+			if (width < 768) {
+				const menu = viewer.getByRole('button', { name: 'Menu' });
+				await expect(nav).toBeHidden();
+				// A click before the page's script runs does nothing: click until the menu opens.
+				await expect(async () => {
+					if ((await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+					await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+				}).toPass();
+			}
+			await expect(nav.getByRole('link')).toHaveText(['Services', 'Profiles', 'Push sandboxes']);
+			await expect(viewer.getByText('Vera Viewer viewer')).toBeVisible();
+			await expectNoSidewaysScroll(viewer);
+			await expectAccessible(viewer);
+			await screenshot(viewer, `forbidden-sinks-${width}`);
+			// The app runs on the page: its links navigate and its menu signs out.
+			await nav.getByRole('link', { name: 'Profiles' }).click();
+			await expect(viewer).toHaveURL(/\/profiles$/);
+			await viewer.goBack();
+			await expect(viewer.getByRole('heading', { level: 1 })).toHaveText('403 · Not allowed');
+			if (width < 768) await viewer.getByRole('button', { name: 'Menu' }).click();
+			await viewer.getByRole('button', { name: 'Sign out' }).click();
+			await expect(viewer).toHaveURL(/\/login/);
+			expect((await viewer.request.get('/api/session')).status()).toBe(401);
+			await viewer.context().close();
+		});
+	}
 });
 
 /** A signed-in viewer's page in a context of its own, created by the admin. */

@@ -117,31 +117,82 @@ test.describe('two people editing one profile', () => {
 });
 
 test.describe('drafts', () => {
-	test('discarding asks first, apart from Save, and says what would be lost', async ({ page }) => {
+	test('discarding is undone from a banner, by keyboard, exactly; apart from Save', async ({
+		page
+	}) => {
 		const id = await createProfile(page, uniqueName('Discard'));
 		await page.goto(`/profiles/${id}/services/sendMessage`);
-		await typeAtEnd(page, URL_FIELD, 'https://kept.example/');
-		const discard = page.getByRole('button', { name: 'Discard draft…' });
+		const url = page.getByRole('textbox', { name: URL_FIELD });
+		const body = page.getByRole('textbox', { name: BODY_FIELD });
+		await typeAtEnd(page, URL_FIELD, 'https://kept.example/?to=%sms_to%');
+		await body.click();
+		await page.keyboard.press('Control+End');
+		await page.keyboard.insertText('{\n\t"text": "%sms_body%",\n\t"note": "déjà vu ✓"\n}');
+		await page.keyboard.press('Escape');
+		const typedBody = await body.innerText();
+		expect(typedBody).toContain('déjà vu ✓');
+		const unsaved = page.getByRole('status').filter({ hasText: 'Unsaved changes' });
+		await expect(unsaved).toBeVisible();
+		const discard = page.getByRole('button', { name: 'Discard draft' });
 		// Not in the save form, beside Save.
 		await expect(page.locator('form.save').getByRole('button', { name: /Discard/ })).toHaveCount(0);
 
+		// At once, with a banner that says what went, announced, its Undo in the keyboard's reach.
 		await discard.click();
-		const dialog = page.getByRole('alertdialog', { name: 'Discard your unsaved changes?' });
-		await expect(dialog).toContainText('One changed field (in Send Message) will be lost');
-		await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused();
-		await expectAccessible(page);
+		await expect(url).toHaveText('');
+		await expect(unsaved).toHaveCount(0);
+		const banner = page.getByRole('status').filter({ hasText: 'Draft discarded' });
+		await expect(banner).toHaveAttribute('aria-live', 'polite');
+		await expect(banner).toContainText('Draft discarded: 2 changed fields in Send Message.');
+		const undo = banner.getByRole('button', { name: 'Undo' });
+		await expect(undo).toBeFocused();
+		for (const scheme of ['light', 'dark'] as const) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expectAccessible(page);
+		}
 		await page.keyboard.press('Enter');
-		await expect(dialog).toHaveCount(0);
-		await expect(page.getByRole('textbox', { name: URL_FIELD })).toHaveText(
-			'https://kept.example/'
-		);
-
-		await discard.click();
-		await dialog.getByRole('button', { name: 'Discard changes' }).click();
-		await expect(page.getByRole('textbox', { name: URL_FIELD })).toHaveText('');
-		await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toHaveCount(0);
+		await expect(banner).toHaveCount(0);
+		await expect(url).toHaveText('https://kept.example/?to=%sms_to%');
+		expect(await body.innerText()).toBe(typedBody);
+		await expect(unsaved).toBeVisible();
+		await expect(discard).toBeFocused();
+		// Given back to the browser's storage too: a reload finds it, exactly.
 		await page.reload();
+		await expect(page.getByText('draft restored from this browser')).toBeVisible();
+		await expect(url).toHaveText('https://kept.example/?to=%sms_to%');
+		expect(await body.innerText()).toBe(typedBody);
+
+		// On a phone too, inside the screen; Escape closes it and the focus stays in the bar.
+		await page.setViewportSize({ width: 390, height: 800 });
+		await discard.click();
+		await expect(undo).toBeFocused();
+		const place = await banner.locator('.undo').boundingBox();
+		expect(place!.x).toBeGreaterThanOrEqual(0);
+		expect(place!.x + place!.width).toBeLessThanOrEqual(390);
+		expect(place!.y + place!.height).toBeLessThanOrEqual(800);
+		await page.keyboard.press('Escape');
+		await expect(banner).toHaveCount(0);
+		await expect(page.getByRole('button', { name: 'Revisions' })).toBeFocused();
+		await expect(url).toHaveText('');
+
+		// Left alone, the offer goes after a while, and the draft is gone for good.
+		await typeAtEnd(page, URL_FIELD, 'https://dropped.example/');
+		await discard.click();
+		await expect(undo).toBeFocused();
+		await page.locator('h1').click();
+		await expect(banner).toHaveCount(0, { timeout: 20_000 });
+		await page.reload();
+		await expect(url).toBeVisible();
 		await expect(page.getByText('draft restored from this browser')).toHaveCount(0);
+		await expect(url).toHaveText('');
+
+		// A new edit while it is offered ends the offer: nothing comes back over it.
+		await typeAtEnd(page, URL_FIELD, 'https://first.example/');
+		await discard.click();
+		await expect(undo).toBeVisible();
+		await typeAtEnd(page, URL_FIELD, 'https://second.example/');
+		await expect(banner).toHaveCount(0);
+		await expect(url).toHaveText('https://second.example/');
 	});
 
 	test('switching profiles creates no draft, and arrow keys wait for Enter', async ({ page }) => {

@@ -35,7 +35,7 @@ function raw(path: string, init: RequestInit = {}): Promise<Response> {
 const KINDS: Kind[] = [
 	{ name: 'a page', status: 200, send: () => viewer.client.fetch('/') },
 	{
-		name: 'the plain 403 page of the hooks',
+		name: 'the 403 page of the hooks',
 		status: 403,
 		send: () => viewer.client.fetch('/admin')
 	},
@@ -123,11 +123,15 @@ describe('every response', () => {
 		expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
 	});
 
-	it('the plain 403 page runs no script at all', async () => {
+	it("the 403 page of the hooks is an app page with the kit's policy, its nonce included", async () => {
 		const page = await viewer.client.fetch('/admin');
-		expect(await page.text()).toMatch(/403/);
-		expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-		expect(page.headers.get('content-security-policy')).not.toMatch(/script-src/);
+		const html = await page.text();
+		expect(html).toMatch(/403/);
+		const policy = page.headers.get('content-security-policy') ?? '';
+		expect(policy).toMatch(/script-src 'self'/);
+		const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1];
+		expect(nonce).toBeTruthy();
+		expect(policy).toContain(`'nonce-${nonce}'`);
 	});
 });
 

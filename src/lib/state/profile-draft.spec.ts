@@ -91,4 +91,36 @@ describe('ProfileDraft', () => {
 		expect(draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://b.test/');
 		expect(draft.dirty).toBe(false);
 	});
+
+	it('gives a discarded draft back exactly, and stores it in the browser again', async () => {
+		const draft = new ProfileDraft(snapshot(3, withUrl('https://a.test/')));
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/?q=%sms_to%');
+		draft.setSetting('sendMessage', 'genericSmsSendPostData', 'line 1\nline 2\t\u00e9');
+		draft.rawSubstitution = true;
+		const before = JSON.parse(JSON.stringify(draft.document));
+		const stored = new Map<string, unknown>();
+		const drafts = {
+			get: async () => undefined,
+			put: async (id: string, value: unknown) => void stored.set(id, value),
+			delete: async (id: string) => void stored.delete(id)
+		};
+		const dropped = draft.discard(drafts);
+		expect(draft.dirty).toBe(false);
+		expect(stored.has('p1')).toBe(false);
+		expect(await draft.undoDiscard(dropped, drafts)).toBe(true);
+		expect(draft.document).toEqual(before);
+		expect(draft.baseRevision).toBe(3);
+		expect(draft.dirty).toBe(true);
+		expect(stored.get('p1')).toEqual({ baseRevision: 3, document: before });
+	});
+
+	it('does not give a discarded draft back over a newer edit', async () => {
+		const draft = new ProfileDraft(snapshot(1, withUrl('https://a.test/')));
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
+		const drafts = { get: async () => undefined, put: async () => {}, delete: async () => {} };
+		const dropped = draft.discard(drafts);
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://new.test/');
+		expect(await draft.undoDiscard(dropped, drafts)).toBe(false);
+		expect(draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://new.test/');
+	});
 });

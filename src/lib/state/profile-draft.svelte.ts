@@ -36,6 +36,14 @@ export interface SaveMerge {
 	chosen: string[];
 }
 
+/** A draft as {@link ProfileDraft.discard} dropped it, to be given back. */
+export interface DiscardedDraft {
+	baseRevision: number;
+	document: ProfileDocument;
+	/** The revision the discard went back to; an undo needs the draft still there. */
+	savedRevision: number;
+}
+
 /**
  * The profile being edited: a draft of its document on top of the revision it was loaded at.
  * Unsaved changes survive reloads in the browser's storage; a save names its base revision,
@@ -116,7 +124,7 @@ export class ProfileDraft implements SettingsSource {
 
 	/**
 	 * Drops the unsaved changes: the draft goes back to `head`, by default the newest revision
-	 * this page loaded or saved.
+	 * this page loaded or saved. Returns what was dropped, which {@link undoDiscard} gives back.
 	 */
 	discard(
 		drafts: DraftStore,
@@ -124,12 +132,31 @@ export class ProfileDraft implements SettingsSource {
 			revision: this.#savedRevision,
 			document: this.#saved
 		}
-	): void {
+	): DiscardedDraft {
+		const dropped: DiscardedDraft = {
+			baseRevision: this.baseRevision,
+			document: $state.snapshot(this.document) as ProfileDocument,
+			savedRevision: head.revision
+		};
 		void drafts.delete(this.id).catch(() => {});
 		this.#load(head.revision, head.document);
 		this.conflict = null;
 		this.choices = {};
 		this.merged = null;
+		return dropped;
+	}
+
+	/**
+	 * Gives back a draft {@link discard} dropped, exactly as it was (and keeps it in the browser
+	 * again), unless something changed since: a new edit, a save or a restore. Returns whether it
+	 * did.
+	 */
+	async undoDiscard(dropped: DiscardedDraft, drafts: DraftStore): Promise<boolean> {
+		if (this.dirty || this.#savedRevision !== dropped.savedRevision) return false;
+		this.document = $state.snapshot(dropped.document) as ProfileDocument;
+		this.baseRevision = dropped.baseRevision;
+		await this.store(drafts);
+		return true;
 	}
 
 	/** The newest revision this page loaded or saved, which a discard goes back to. */
