@@ -182,6 +182,7 @@ test.describe('layout at every width, in light and dark', () => {
 		['import', (f) => `/profiles/${f.profile}/import`],
 		['portal sheet', (f) => `/profiles/${f.profile}/portal`],
 		['backup', (f) => `/profiles/${f.profile}/backup`],
+		['push settings', (f) => `/profiles/${f.profile}/services/push`],
 		['echo sinks', () => '/sinks'],
 		['an echo sink', (f) => `/sinks/${f.sink}`],
 		['push composer', () => '/push'],

@@ -61,7 +61,9 @@ test.describe('profile editor', () => {
 		const id = await createProfile(page, uniqueName('Marks'));
 		await page.goto(`/profiles/${id}/services/invitationAccepted`);
 		const nav = page.getByRole('navigation', { name: 'Services of this profile' });
-		await expect(nav.getByRole('link')).toHaveCount(8);
+		// The eight template services, and the push settings beside them.
+		await expect(nav.getByRole('link')).toHaveCount(9);
+		await expect(nav.getByRole('link').last()).toHaveText('Push settings');
 		await expect(nav.getByRole('link', { name: 'Invitation Accepted' })).toHaveAttribute(
 			'aria-current',
 			'page'

@@ -163,6 +163,42 @@ describe('echo sinks', () => {
 		expect(header('cookie')).toBe('(not recorded)');
 	});
 
+	it('resumes its live stream after Last-Event-ID with the requests missed, then goes on live', async () => {
+		for (const n of [1, 2, 3]) await fetch(`${server.url}${sink.path}resume-${n}`);
+		const seen = await admin.json<Answer>(`/api/sinks/${sink.key}`);
+		const [third, second, first] = seen.body.requests!.map((r) => r.id);
+		const stream = await admin.fetch(`/api/sinks/${sink.key}/events`, {
+			headers: { 'last-event-id': String(first) }
+		});
+		expect(stream.headers.get('content-type')).toBe('text/event-stream');
+		const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+		const events: { id: number; path: string }[] = [];
+		let text = '';
+		let sentLive = false;
+		while (events.length < 3) {
+			const { value, done } = await reader.read();
+			if (done) break;
+			text += value;
+			const blocks = text.split('\n\n');
+			text = blocks.pop()!;
+			for (const block of blocks) {
+				const id = /^id: (\d+)$/m.exec(block);
+				const data = /^data: (.*)$/m.exec(block);
+				if (id && data && /^event: request$/m.test(block)) {
+					events.push({ id: Number(id[1]), path: JSON.parse(data[1]).path });
+				}
+			}
+			if (events.length === 2 && !sentLive) {
+				sentLive = true;
+				await fetch(`${server.url}${sink.path}live`);
+			}
+		}
+		await reader.cancel();
+		expect(events.map((e) => e.id).slice(0, 2)).toEqual([second, third]);
+		expect(events.map((e) => e.path)).toEqual(['/resume-2', '/resume-3', '/live']);
+		expect(events[2].id).toBeGreaterThan(third);
+	});
+
 	it('changes its answer, and answers 404 once deleted', async () => {
 		const changed = await admin.json<Answer>(`/api/sinks/${sink.key}`, {
 			method: 'PUT',

@@ -1,3 +1,6 @@
+/** How long a browser waits before it reconnects a dropped stream, in milliseconds. */
+export const RECONNECT_MS = 1000;
+
 /**
  * A server-sent event stream. `open` starts it: it gets `send` (text in the event-stream format)
  * and returns what stops its own watching. A comment now and then keeps proxies from closing a
@@ -15,7 +18,8 @@ export function eventStream(
 			const send = (text: string) => {
 				if (live) controller.enqueue(encoder.encode(text));
 			};
-			send(': connected\n\n');
+			// A dropped stream is retried after a second (the browser's default is longer).
+			send(`retry: ${RECONNECT_MS}\n: connected\n\n`);
 			const unwatch = open(send);
 			const ping = setInterval(() => send(': ping\n\n'), 25_000);
 			stop = () => {
@@ -43,5 +47,59 @@ export function eventStream(
 	});
 	return new Response(stream, {
 		headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }
+	});
+}
+
+/**
+ * Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else the `after`
+ * parameter of the first connection; null when neither is a push or request id.
+ */
+export function resumeAfter(request: Request, url: URL): number | null {
+	const from = request.headers.get('last-event-id') ?? url.searchParams.get('after');
+	return from !== null && /^\d{1,15}$/.test(from) ? Number(from) : null;
+}
+
+/**
+ * A stream of `type` events, one per item recorded from now on, its id the item's id. Resuming
+ * `after` an id first sends every kept item after it, oldest first; items recorded meanwhile are
+ * held until those are out, and none is sent twice, so no item falls between two connections.
+ */
+export function resumableEventStream<T extends { id: number }>(
+	signal: AbortSignal,
+	options: {
+		type: string;
+		after: number | null;
+		watch: (listener: (item: T) => void) => () => void;
+		/** The kept items after an id, newest first. */
+		missed: (after: number) => Promise<T[]>;
+	}
+): Response {
+	const { type, after } = options;
+	return eventStream(signal, (send) => {
+		let lastSent = after ?? 0;
+		const sendItem = (item: T) => {
+			if (item.id <= lastSent) return;
+			lastSent = item.id;
+			send(`id: ${item.id}\nevent: ${type}\ndata: ${JSON.stringify(item)}\n\n`);
+		};
+		// Watch first and hold live items until the missed ones are out, so none falls between.
+		const held: T[] = [];
+		let replaying = after !== null;
+		const unwatch = options.watch((item) => (replaying ? held.push(item) : sendItem(item)));
+		if (after !== null) {
+			void options
+				.missed(after)
+				.then((missed) => {
+					for (const item of missed.reverse()) sendItem(item);
+				})
+				.catch(() => {
+					// The store failed: the live items still follow.
+				})
+				.finally(() => {
+					replaying = false;
+					for (const item of held) sendItem(item);
+				});
+		}
+		return unwatch;
 	});
 }

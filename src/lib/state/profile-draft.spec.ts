@@ -123,4 +123,29 @@ describe('ProfileDraft', () => {
 		expect(await draft.undoDiscard(dropped, drafts)).toBe(false);
 		expect(draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://new.test/');
 	});
+
+	it('edits the push settings on the same draft and saves them with the same request', async () => {
+		const draft = new ProfileDraft(snapshot(1));
+		draft.setPush('target', 'unknown');
+		expect(draft.dirty).toBe(false);
+		draft.setPush('gatewayUrl', 'https://push.example.com/gw');
+		draft.setPush('appId', 'com.provider.app');
+		draft.setPush('target', 'platformB');
+		expect(draft.dirty).toBe(true);
+		const saved = { ...emptyDocument(), push: draft.document.push };
+		const { sent, fetcher } = server([200, { profile: snapshot(2, saved) }]);
+		expect(await draft.save('push', fetcher)).toBe(true);
+		expect(sent[0]).toMatchObject({
+			baseRevision: 1,
+			document: {
+				push: {
+					gatewayUrl: 'https://push.example.com/gw',
+					appId: 'com.provider.app',
+					target: 'platformB'
+				}
+			}
+		});
+		expect(draft.dirty).toBe(false);
+		expect(draft.saved.push.target).toBe('platformB');
+	});
 });

@@ -186,6 +186,15 @@ export class ProfileDraft implements SettingsSource {
 		};
 	}
 
+	/** Changes one push setting (writing the value it already has changes nothing). */
+	setPush<K extends keyof ProfileDocument['push']>(
+		key: K,
+		value: ProfileDocument['push'][K]
+	): void {
+		if (this.document.push[key] === value) return;
+		this.document = { ...this.document, push: { ...this.document.push, [key]: value } };
+	}
+
 	/** The names of the profile's scenarios, in order. */
 	get scenarioNames(): string[] {
 		return this.document.scenarios.map((s) => s.name);

@@ -4,3 +4,4 @@ export * from './secrets';
 export * from './diff';
 export * from './backup';
 export * from './merge';
+export * from './push-settings';

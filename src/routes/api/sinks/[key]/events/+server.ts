@@ -1,16 +1,22 @@
 import { serverContext } from '$lib/server/context';
 import { apiError } from '$lib/server/http';
-import { getSink, watchSink } from '$lib/server/sinks';
-import { eventStream } from '$lib/server/sse';
+import { getSink, sinkRequests, watchSink } from '$lib/server/sinks';
+import { resumableEventStream, resumeAfter } from '$lib/server/sse';
 import type { RequestHandler } from './$types';
 
-/** Server-sent events: one `request` event per request the sink receives from now on. */
-export const GET: RequestHandler = async ({ params, request }) => {
-	const sink = await getSink(serverContext(), params.key);
+/**
+ * Server-sent events: one `request` event per request the sink receives, its id the request's
+ * id. A reconnect with `Last-Event-ID` (or `?after=<id>`) first gets every kept request after
+ * that id, oldest first, so none is lost between two connections.
+ */
+export const GET: RequestHandler = async ({ params, request, url }) => {
+	const ctx = serverContext();
+	const sink = await getSink(ctx, params.key);
 	if (!sink) return apiError(404, 'not_found', 'No such sink.');
-	return eventStream(request.signal, (send) =>
-		watchSink(sink.key, (received) => {
-			send(`event: request\ndata: ${JSON.stringify(received)}\n\n`);
-		})
-	);
+	return resumableEventStream(request.signal, {
+		type: 'request',
+		after: resumeAfter(request, url),
+		watch: (listener) => watchSink(sink.key, listener),
+		missed: (after) => sinkRequests(ctx, sink.key, after)
+	});
 };

@@ -2,18 +2,20 @@ import { error } from '@sveltejs/kit';
 import { findService } from '$lib/core/catalogue';
 import { serverContext } from '$lib/server/context';
 import { getProfile } from '$lib/server/profiles';
+import { listSandboxes } from '$lib/server/sandboxes';
+import { PUSH_PAGE } from './push';
 import type { PageServerLoad } from './$types';
 
-export const load: PageServerLoad = async ({ params, locals }) => {
-	const service = findService(params.service);
-	if (!service || service.kind !== 'template') {
+export const load: PageServerLoad = async ({ params, locals, url }) => {
+	const service = params.service === PUSH_PAGE ? null : findService(params.service);
+	if (params.service !== PUSH_PAGE && (!service || service.kind !== 'template')) {
 		error(404, `There is no provider web service "${params.service}".`);
 	}
 	const ctx = serverContext();
 	const profile = await getProfile(ctx, params.id);
 	if (!profile || profile.deletedAt !== null) error(404, 'There is no such profile.');
 	return {
-		serviceId: service.id,
+		serviceId: service?.id ?? PUSH_PAGE,
 		profile: {
 			id: profile.id,
 			name: profile.name,
@@ -26,6 +28,16 @@ export const load: PageServerLoad = async ({ params, locals }) => {
 			id: p.id,
 			name: p.name
 		})),
-		canWrite: locals.user?.role === 'editor' || locals.user?.role === 'admin'
+		canWrite: locals.user?.role === 'editor' || locals.user?.role === 'admin',
+		// The push settings page offers the team's sandboxes as gateway URLs.
+		sandboxes:
+			service === null
+				? (await listSandboxes(ctx, url.origin)).map((s) => ({
+						id: s.id,
+						name: s.name,
+						pushUrl: s.pushUrl
+					}))
+				: [],
+		origin: url.origin
 	};
 };
