@@ -123,8 +123,19 @@ export function isPostgresUrl(url: string): boolean {
 	return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** Where the data lives: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
+export interface StoreLocation {
+	dataDir: string;
+	databaseUrl?: string;
+}
+
+/** The backend the configuration asks for (for tools that work below the store: migrate, copy). */
+export function openBackend(config: StoreLocation): Backend {
+	if (config.databaseUrl) return postgresBackend(config.databaseUrl);
+	return sqliteBackend(config.dataDir);
+}
+
 /** The store the configuration asks for: PostgreSQL when `databaseUrl` is set, else SQLite. */
-export function openStore(config: { dataDir: string; databaseUrl?: string }): Store {
-	if (config.databaseUrl) return openPostgresStore(config.databaseUrl);
-	return openSqliteStore(config.dataDir);
+export function openStore(config: StoreLocation): Store {
+	return kyselyStore(openBackend(config));
 }
