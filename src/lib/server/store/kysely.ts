@@ -1,4 +1,12 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+	sql,
+	type Compilable,
+	type CompiledQuery,
+	type Kysely,
+	type Selectable,
+	type Transaction
+} from 'kysely';
+import { isDeepStrictEqual } from 'node:util';
 import { migrate } from './migrations';
 import type {
 	ApiTokensTable,
@@ -211,14 +219,42 @@ export function kyselyStore(backend: Backend): Store {
 		return ready;
 	};
 
+	/**
+	 * The queries every request makes (its session or token, its user, a profile and revision)
+	 * are built and compiled once, then run with new parameters: building and compiling costs
+	 * more than SQLite running them. `params` are the query's parameters in the order the built
+	 * query has them (checked when it is compiled).
+	 */
+	const compiled = new Map<string, CompiledQuery>();
+	async function first<R>(
+		q: Kysely<Tables>,
+		key: string,
+		params: unknown[],
+		build: () => Compilable<R>
+	): Promise<R | undefined> {
+		let query = compiled.get(key);
+		if (!query) {
+			query = build().compile();
+			if (!isDeepStrictEqual(query.parameters, params)) {
+				throw new Error(`The query "${key}" takes its parameters in another order.`);
+			}
+			compiled.set(key, query);
+		}
+		const result = await q.executeQuery<R>({ ...query, parameters: params });
+		return result.rows[0];
+	}
+
 	const getRevision = (q: Kysely<Tables>, id: string, rev: number) =>
-		revisionQuery(q)
-			.where('r.profile_id', '=', id)
-			.where('r.revision', '=', rev)
-			.executeTakeFirst();
+		first(q, 'revision', [id, rev], () =>
+			revisionQuery(q).where('r.profile_id', '=', id).where('r.revision', '=', rev)
+		);
 
 	const getProfile = async (q: Kysely<Tables>, id: string) =>
-		profile(await q.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst());
+		profile(
+			await first(q, 'profile', [id], () =>
+				q.selectFrom('profiles').selectAll().where('id', '=', id)
+			)
+		);
 
 	/** E-mails compare without regard to case: SQLite's column is NOCASE, PostgreSQL's index lower(). */
 	const emailIs = (email: string) =>
@@ -257,7 +293,9 @@ export function kyselyStore(backend: Backend): Store {
 			},
 			async findById(id) {
 				return user(
-					await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+					await first(db, 'user', [id], () =>
+						db.selectFrom('users').selectAll().where('id', '=', id)
+					)
 				);
 			},
 			async findByEmail(email) {
@@ -301,11 +339,12 @@ export function kyselyStore(backend: Backend): Store {
 					.execute();
 			},
 			async find(tokenHash) {
-				const row = await db
-					.selectFrom('sessions')
-					.select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
-					.where('token_hash', '=', tokenHash)
-					.executeTakeFirst();
+				const row = await first(db, 'session', [tokenHash], () =>
+					db
+						.selectFrom('sessions')
+						.select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
+						.where('token_hash', '=', tokenHash)
+				);
 				if (!row) return undefined;
 				return {
 					tokenHash: row.token_hash,
@@ -355,11 +394,9 @@ export function kyselyStore(backend: Backend): Store {
 			},
 			async findByHash(tokenHash) {
 				return token(
-					await db
-						.selectFrom('api_tokens')
-						.selectAll()
-						.where('token_hash', '=', tokenHash)
-						.executeTakeFirst()
+					await first(db, 'token', [tokenHash], () =>
+						db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash)
+					)
 				);
 			},
 			async listForUser(userId) {
