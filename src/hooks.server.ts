@@ -178,7 +178,7 @@ export const handleError: HandleServerError = ({ error, status, message }) => {
 		console.error(`The database does not answer: ${String(error)}`);
 		return { message: DATABASE_UNAVAILABLE_MESSAGE };
 	}
-	if (status >= 500) console.error(error);
+	if (status !== 404) console.error(error);
 	return { message };
 };
 
