@@ -14,7 +14,11 @@ export const init: ServerInit = async () => {
 	await ensureFirstAdmin(ctx);
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await purge();
-	setInterval(purge, 60 * 60 * 1000).unref();
+	// An hour later the database may be gone for a moment: the next purge catches up.
+	setInterval(
+		() => purge().catch((error) => console.error(`Purging old sessions failed: ${error}`)),
+		60 * 60 * 1000
+	).unref();
 };
 
 /**
