@@ -43,7 +43,7 @@ table(
 );
 
 table(
-	'Profile API under 20 concurrent clients, 10 s each (autocannon, built server)',
+	'Profile API under 20 concurrent clients, 10 s each, on SQLite and PostgreSQL (autocannon, built server)',
 	['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
 	await benchServer()
 );

@@ -1,10 +1,12 @@
 import autocannon from 'autocannon';
+import { startCluster } from '../scripts/postgres-cluster.js';
 import { startApp } from './app';
 
 /**
  * Profile GET and PUT latency of the built server under 20 concurrent clients for 10 s each
- * (autocannon), and the server's RSS afterwards. Each client saves its own profile, chaining
- * revisions, so every PUT is a real save and not a conflict.
+ * (autocannon), and the server's RSS afterwards, on SQLite and on PostgreSQL (a throw-away local
+ * cluster, started here). Each client saves its own profile, chaining revisions, so every PUT is
+ * a real save and not a conflict.
  */
 
 const CONNECTIONS = 20;
@@ -23,9 +25,21 @@ function document(n: number) {
 	};
 }
 
-/** Runs the server benchmark and returns its table rows. */
+/** Runs the server benchmark on both backends and returns its table rows. */
 export async function benchServer(): Promise<string[][]> {
-	const app = await startApp();
+	const rows = await benchBackend('SQLite', { DATABASE_URL: '' });
+	const cluster = await startCluster();
+	try {
+		const url = await cluster.createDatabase('bench');
+		rows.push(...(await benchBackend('PostgreSQL', { DATABASE_URL: url })));
+	} finally {
+		await cluster.stop();
+	}
+	return rows;
+}
+
+async function benchBackend(backend: string, env: Record<string, string>): Promise<string[][]> {
+	const app = await startApp(env);
 	const base = app.base;
 	try {
 		const cookie = await app.login();
@@ -91,10 +105,10 @@ export async function benchServer(): Promise<string[][]> {
 			String(r.non2xx + r.errors)
 		];
 		return [
-			row('GET /api/profiles/:id', get),
-			row('PUT /api/profiles/:id', put),
-			['server start to first answer', `${app.startMs} ms`, '', '', ''],
-			['server RSS afterwards', `${rss.toFixed(0)} MB`, '', '', '']
+			row(`${backend}: GET /api/profiles/:id`, get),
+			row(`${backend}: PUT /api/profiles/:id`, put),
+			[`${backend}: server start to first answer`, `${app.startMs} ms`, '', '', ''],
+			[`${backend}: server RSS afterwards`, `${rss.toFixed(0)} MB`, '', '', '']
 		];
 	} finally {
 		await app.stop();

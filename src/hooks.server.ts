@@ -1,4 +1,4 @@
-import { json, type Handle, type ServerInit } from '@sveltejs/kit';
+import { json, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
@@ -6,6 +6,7 @@ import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/a
 import { serverContext } from '$lib/server/context';
 import { errorPage } from '$lib/server/error-page';
 import { applySecurityHeaders } from '$lib/server/security-headers';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
 
 /** Opens the store, migrates it, creates or invites the first admin, and purges old sessions. */
 export const init: ServerInit = async () => {
@@ -13,7 +14,11 @@ export const init: ServerInit = async () => {
 	await ensureFirstAdmin(ctx);
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await purge();
-	setInterval(purge, 60 * 60 * 1000).unref();
+	// An hour later the database may be gone for a moment: the next purge catches up.
+	setInterval(
+		() => purge().catch((error) => console.error(`Purging old sessions failed: ${error}`)),
+		60 * 60 * 1000
+	).unref();
 };
 
 /**
@@ -180,4 +185,38 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
-export const handle = sequence(securityHeaders, crossSiteForms, authenticate);
+/**
+ * While the database is gone (PostgreSQL stopped or unreachable), a request that needs it is
+ * answered 503 with a clear message (JSON for the API, the error page otherwise); the next
+ * request tries the database again, so the app recovers by itself.
+ */
+const databaseOutage: Handle = async ({ event, resolve }) => {
+	try {
+		return await resolve(event);
+	} catch (error) {
+		if (!isDatabaseUnavailable(error)) throw error;
+		console.error(`The database does not answer (${event.request.method} ${event.url.pathname}).`);
+		const headers = { 'Retry-After': '5' };
+		if (routedPath(event.url.pathname).startsWith('/api/')) {
+			const body = {
+				error: { code: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE }
+			};
+			return json(body, { status: 503, headers });
+		}
+		const page = errorPage(503, DATABASE_UNAVAILABLE_MESSAGE);
+		page.headers.set('Retry-After', '5');
+		return page;
+	}
+};
+
+/** An unexpected error past the hooks (in a page or endpoint): the outage says what it is. */
+export const handleError: HandleServerError = ({ error, status, message }) => {
+	if (isDatabaseUnavailable(error)) {
+		console.error(`The database does not answer: ${String(error)}`);
+		return { message: DATABASE_UNAVAILABLE_MESSAGE };
+	}
+	if (status !== 404) console.error(error);
+	return { message };
+};
+
+export const handle = sequence(securityHeaders, crossSiteForms, databaseOutage, authenticate);

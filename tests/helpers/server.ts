@@ -24,6 +24,7 @@ const SERVE = path.join(ROOT, 'scripts/serve.js');
 const APP_ENV = [
 	'ADMIN_EMAIL',
 	'ADMIN_PASSWORD',
+	'DATABASE_URL',
 	'DATA_DIR',
 	'HOST',
 	'ORIGIN',

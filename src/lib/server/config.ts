@@ -3,6 +3,8 @@ import path from 'node:path';
 /** The server's configuration, read once from the environment (documented in README.md). */
 export interface ServerConfig {
 	dataDir: string;
+	/** `postgres://…` when the data lives in PostgreSQL; SQLite in `dataDir` otherwise. */
+	databaseUrl: string | undefined;
 	/** Idle time after which a session ends. */
 	sessionIdleMs: number;
 	/** Time after login after which a session ends, however active. */
@@ -26,8 +28,16 @@ function positive(name: string, fallback: number): number {
 
 /** Reads the configuration from the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+	const databaseUrl = env.DATABASE_URL || undefined;
+	if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+		throw new Error(
+			'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); ' +
+				'leave it unset to keep the data in SQLite in DATA_DIR.'
+		);
+	}
 	return {
 		dataDir: path.resolve(env.DATA_DIR || './data'),
+		databaseUrl,
 		sessionIdleMs: positive('SESSION_IDLE_MINUTES', 12 * 60) * 60_000,
 		sessionMaxMs: positive('SESSION_MAX_HOURS', 7 * 24) * 3_600_000,
 		adminEmail: env.ADMIN_EMAIL || undefined,

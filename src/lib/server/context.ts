@@ -1,6 +1,7 @@
+import { mkdirSync } from 'node:fs';
 import { readConfig, type ServerConfig } from './config';
 import { loadSecretKey } from './secrets';
-import { openSqliteStore } from './store/sqlite';
+import { openStore } from './store/open';
 import type { Store } from './store/types';
 
 /** What every request handler needs: configuration, the store and the secret key. */
@@ -12,11 +13,16 @@ export interface ServerContext {
 
 let context: ServerContext | undefined;
 
-/** Opens the store and loads the key once; later calls return the same context. */
+/**
+ * Opens the store (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and loads the
+ * key once; later calls return the same context.
+ */
 export function serverContext(): ServerContext {
 	if (!context) {
 		const config = readConfig();
-		const store = openSqliteStore(config.dataDir);
+		// The secret key's file lives in the data directory whichever database holds the data.
+		mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+		const store = openStore(config);
 		context = { config, store, secretKey: loadSecretKey(config.dataDir) };
 	}
 	return context;

@@ -1,130 +1,287 @@
+import { sql, type ColumnDataType, type Kysely } from 'kysely';
+import type { DialectName, Tables } from './schema';
+
 /**
- * Versioned schema migrations of the SQLite store, applied in order at start. A migration is
- * never edited once released: changes come as a new entry.
+ * Versioned schema migrations of the store, one set for SQLite and PostgreSQL, written with the
+ * query builder's schema API. Each is applied once, in its own transaction, and recorded in
+ * `schema_migrations`. A migration is never edited once released: changes come as a new entry.
+ * Where the dialects differ (identity columns, case-insensitive e-mails, triggers), the
+ * migration says so; on SQLite the result is the schema the store has always had.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export interface Migration {
+	version: number;
+	name: string;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema of its time
+	up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+/** Column types that differ between the dialects. */
+function types(dialect: DialectName) {
+	const pg = dialect === 'postgres';
+	return {
+		/** Times in milliseconds and row ids do not fit PostgreSQL's 32-bit `integer`. */
+		int: (pg ? 'bigint' : 'integer') as ColumnDataType,
+		/** An auto-numbered key: SQLite's rowid alias, PostgreSQL's identity column. */
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+		id: (col: any) => (pg ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey())
+	};
+}
+
+export const MIGRATIONS: readonly Migration[] = [
 	{
 		version: 1,
 		name: 'users, sessions, tokens, profiles, revisions, audit log',
-		sql: `
-CREATE TABLE users (
-	id INTEGER PRIMARY KEY,
-	email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-	name TEXT NOT NULL,
-	role TEXT NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
-	password_hash TEXT NOT NULL,
-	active INTEGER NOT NULL DEFAULT 1,
-	created_at INTEGER NOT NULL,
-	updated_at INTEGER NOT NULL
-);
-CREATE TABLE sessions (
-	token_hash TEXT PRIMARY KEY,
-	user_id INTEGER NOT NULL REFERENCES users(id),
-	created_at INTEGER NOT NULL,
-	last_seen_at INTEGER NOT NULL,
-	expires_at INTEGER NOT NULL,
-	ip TEXT,
-	user_agent TEXT
-);
-CREATE INDEX sessions_user ON sessions(user_id);
-CREATE TABLE api_tokens (
-	id INTEGER PRIMARY KEY,
-	user_id INTEGER NOT NULL REFERENCES users(id),
-	name TEXT NOT NULL,
-	prefix TEXT NOT NULL,
-	token_hash TEXT NOT NULL UNIQUE,
-	created_at INTEGER NOT NULL,
-	last_used_at INTEGER,
-	revoked_at INTEGER
-);
-CREATE TABLE profiles (
-	id TEXT PRIMARY KEY,
-	name TEXT NOT NULL,
-	created_at INTEGER NOT NULL,
-	created_by INTEGER REFERENCES users(id),
-	deleted_at INTEGER,
-	head_revision INTEGER NOT NULL,
-	updated_at INTEGER NOT NULL
-);
-CREATE TABLE revisions (
-	profile_id TEXT NOT NULL REFERENCES profiles(id),
-	revision INTEGER NOT NULL,
-	document TEXT NOT NULL,
-	secrets TEXT,
-	author_id INTEGER REFERENCES users(id),
-	created_at INTEGER NOT NULL,
-	message TEXT,
-	PRIMARY KEY (profile_id, revision)
-);
-CREATE TABLE audit_log (
-	id INTEGER PRIMARY KEY,
-	at INTEGER NOT NULL,
-	actor_id INTEGER,
-	actor TEXT,
-	action TEXT NOT NULL,
-	target TEXT,
-	ip TEXT,
-	details TEXT
-);
-CREATE INDEX audit_at ON audit_log(at);
-CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
-	BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
-	BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-`
+		async up(db, dialect) {
+			const { int, id } = types(dialect);
+			const pg = dialect === 'postgres';
+			await db.schema
+				.createTable('users')
+				.addColumn('id', pg ? 'bigint' : 'integer', id)
+				.addColumn('email', 'text', (c) =>
+					pg
+						? c.notNull()
+						: c
+								.notNull()
+								.unique()
+								.modifyEnd(sql`COLLATE NOCASE`)
+				)
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('role', 'text', (c) =>
+					c.notNull().check(sql`role IN ('admin', 'editor', 'viewer')`)
+				)
+				.addColumn('password_hash', 'text', (c) => c.notNull())
+				.addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('updated_at', int, (c) => c.notNull())
+				.execute();
+			if (pg) {
+				// E-mails are unique and found without regard to case, as SQLite's NOCASE does.
+				await db.schema
+					.createIndex('users_email_lower')
+					.on('users')
+					.unique()
+					.expression(sql`lower(email)`)
+					.execute();
+			}
+			await db.schema
+				.createTable('sessions')
+				.addColumn('token_hash', 'text', (c) => c.primaryKey())
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('last_seen_at', int, (c) => c.notNull())
+				.addColumn('expires_at', int, (c) => c.notNull())
+				.addColumn('ip', 'text')
+				.addColumn('user_agent', 'text')
+				.execute();
+			await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+			await db.schema
+				.createTable('api_tokens')
+				.addColumn('id', int, id)
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('prefix', 'text', (c) => c.notNull())
+				.addColumn('token_hash', 'text', (c) => c.notNull().unique())
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('last_used_at', int)
+				.addColumn('revoked_at', int)
+				.execute();
+			await db.schema
+				.createTable('profiles')
+				.addColumn('id', 'text', (c) => c.primaryKey())
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('created_by', int, (c) => c.references('users.id'))
+				.addColumn('deleted_at', int)
+				.addColumn('head_revision', 'integer', (c) => c.notNull())
+				.addColumn('updated_at', int, (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createTable('revisions')
+				.addColumn('profile_id', 'text', (c) => c.notNull().references('profiles.id'))
+				.addColumn('revision', 'integer', (c) => c.notNull())
+				.addColumn('document', 'text', (c) => c.notNull())
+				.addColumn('secrets', 'text')
+				.addColumn('author_id', int, (c) => c.references('users.id'))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('message', 'text')
+				.addPrimaryKeyConstraint('revisions_pkey', ['profile_id', 'revision'])
+				.execute();
+			await db.schema
+				.createTable('audit_log')
+				.addColumn('id', int, id)
+				.addColumn('at', int, (c) => c.notNull())
+				.addColumn('actor_id', int)
+				.addColumn('actor', 'text')
+				.addColumn('action', 'text', (c) => c.notNull())
+				.addColumn('target', 'text')
+				.addColumn('ip', 'text')
+				.addColumn('details', 'text')
+				.execute();
+			await db.schema.createIndex('audit_at').on('audit_log').column('at').execute();
+			// The audit log is append-only: the database itself refuses to change or remove a row.
+			// Triggers have no builder in either dialect, so they are written out per dialect.
+			if (pg) {
+				await sql`CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+					BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$`.execute(db);
+				await sql`CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+					FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()`.execute(db);
+				await sql`CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+					FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()`.execute(db);
+			} else {
+				await sql`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+					BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`.execute(db);
+				await sql`CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+					BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`.execute(db);
+			}
+		}
 	},
 	{
 		version: 2,
 		name: 'test call history, echo sinks and the requests they received',
-		sql: `
-CREATE TABLE test_calls (
-	id INTEGER PRIMARY KEY,
-	user_id INTEGER NOT NULL REFERENCES users(id),
-	service TEXT NOT NULL,
-	profile_id TEXT,
-	scenario TEXT,
-	at INTEGER NOT NULL,
-	summary TEXT NOT NULL,
-	record TEXT NOT NULL
-);
-CREATE INDEX test_calls_user_service ON test_calls(user_id, service, id);
-CREATE TABLE sinks (
-	key TEXT PRIMARY KEY,
-	name TEXT NOT NULL,
-	created_by INTEGER REFERENCES users(id),
-	created_at INTEGER NOT NULL,
-	answer TEXT NOT NULL
-);
-CREATE TABLE sink_requests (
-	id INTEGER PRIMARY KEY,
-	sink_key TEXT NOT NULL REFERENCES sinks(key) ON DELETE CASCADE,
-	at INTEGER NOT NULL,
-	record TEXT NOT NULL
-);
-CREATE INDEX sink_requests_sink ON sink_requests(sink_key, id);
-`
+		async up(db, dialect) {
+			const { int, id } = types(dialect);
+			await db.schema
+				.createTable('test_calls')
+				.addColumn('id', int, id)
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('service', 'text', (c) => c.notNull())
+				.addColumn('profile_id', 'text')
+				.addColumn('scenario', 'text')
+				.addColumn('at', int, (c) => c.notNull())
+				.addColumn('summary', 'text', (c) => c.notNull())
+				.addColumn('record', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createIndex('test_calls_user_service')
+				.on('test_calls')
+				.columns(['user_id', 'service', 'id'])
+				.execute();
+			await db.schema
+				.createTable('sinks')
+				.addColumn('key', 'text', (c) => c.primaryKey())
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('created_by', int, (c) => c.references('users.id'))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('answer', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createTable('sink_requests')
+				.addColumn('id', int, id)
+				.addColumn('sink_key', 'text', (c) =>
+					c.notNull().references('sinks.key').onDelete('cascade')
+				)
+				.addColumn('at', int, (c) => c.notNull())
+				.addColumn('record', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createIndex('sink_requests_sink')
+				.on('sink_requests')
+				.columns(['sink_key', 'id'])
+				.execute();
+		}
 	},
 	{
 		version: 3,
 		name: 'push sandboxes and the pushes they received',
-		sql: `
-CREATE TABLE sandboxes (
-	id TEXT PRIMARY KEY,
-	key TEXT NOT NULL,
-	key_hash TEXT NOT NULL UNIQUE,
-	name TEXT NOT NULL,
-	owner_id INTEGER REFERENCES users(id),
-	created_at INTEGER NOT NULL,
-	updated_at INTEGER NOT NULL,
-	settings TEXT NOT NULL
-);
-CREATE TABLE sandbox_pushes (
-	id INTEGER PRIMARY KEY,
-	sandbox_id TEXT NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
-	at INTEGER NOT NULL,
-	record TEXT NOT NULL
-);
-CREATE INDEX sandbox_pushes_sandbox ON sandbox_pushes(sandbox_id, id);
-`
+		async up(db, dialect) {
+			const { int, id } = types(dialect);
+			await db.schema
+				.createTable('sandboxes')
+				.addColumn('id', 'text', (c) => c.primaryKey())
+				.addColumn('key', 'text', (c) => c.notNull())
+				.addColumn('key_hash', 'text', (c) => c.notNull().unique())
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('owner_id', int, (c) => c.references('users.id'))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('updated_at', int, (c) => c.notNull())
+				.addColumn('settings', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createTable('sandbox_pushes')
+				.addColumn('id', int, id)
+				.addColumn('sandbox_id', 'text', (c) =>
+					c.notNull().references('sandboxes.id').onDelete('cascade')
+				)
+				.addColumn('at', int, (c) => c.notNull())
+				.addColumn('record', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createIndex('sandbox_pushes_sandbox')
+				.on('sandbox_pushes')
+				.columns(['sandbox_id', 'id'])
+				.execute();
+		}
 	}
 ];
+
+/** Serialises migrations of several instances starting at once on one PostgreSQL. */
+const MIGRATION_LOCK = 7_331_017;
+
+/**
+ * Applies the migrations the database has not recorded yet, in order, each in its own
+ * transaction together with its record; answers how many it applied. A SQLite database made
+ * before migrations were recorded (its version was `PRAGMA user_version`) is adopted: the versions
+ * it already has are recorded, not re-run. On SQLite `user_version` keeps following the latest
+ * version, so the file still says which schema it has.
+ */
+export async function migrate(db: Kysely<Tables>, dialect: DialectName): Promise<number> {
+	const lock = async (trx: Kysely<Tables>) => {
+		if (dialect === 'postgres')
+			await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+	};
+	await db.transaction().execute(async (trx) => {
+		await lock(trx);
+		await trx.schema
+			.createTable('schema_migrations')
+			.ifNotExists()
+			.addColumn('version', 'integer', (c) => c.primaryKey())
+			.addColumn('name', 'text', (c) => c.notNull())
+			.addColumn('applied_at', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
+			.execute();
+		if (dialect !== 'sqlite') return;
+		const recorded = await trx.selectFrom('schema_migrations').select('version').execute();
+		const { rows } = await sql<{ user_version: number }>`PRAGMA user_version`.execute(trx);
+		const legacy = rows[0]?.user_version ?? 0;
+		if (recorded.length || !legacy) return;
+		const at = Date.now();
+		for (const m of MIGRATIONS.filter((m) => m.version <= legacy)) {
+			await trx
+				.insertInto('schema_migrations')
+				.values({ version: m.version, name: m.name, applied_at: at })
+				.execute();
+		}
+	});
+	let applied = 0;
+	for (const migration of MIGRATIONS) {
+		const done = await db.transaction().execute(async (trx) => {
+			await lock(trx);
+			const seen = await trx
+				.selectFrom('schema_migrations')
+				.select('version')
+				.where('version', '=', migration.version)
+				.executeTakeFirst();
+			if (seen) return false;
+			await migration.up(trx, dialect);
+			await trx
+				.insertInto('schema_migrations')
+				.values({ version: migration.version, name: migration.name, applied_at: Date.now() })
+				.execute();
+			if (dialect === 'sqlite') {
+				await sql`PRAGMA user_version = ${sql.lit(migration.version)}`.execute(trx);
+			}
+			return true;
+		});
+		if (done) applied++;
+	}
+	return applied;
+}
+
+/** The versions recorded as applied, in order. */
+export async function appliedVersions(db: Kysely<Tables>): Promise<number[]> {
+	const rows = await db
+		.selectFrom('schema_migrations')
+		.select('version')
+		.orderBy('version')
+		.execute();
+	return rows.map((r) => Number(r.version));
+}

@@ -1,7 +1,7 @@
 /**
- * The data layer's one interface. Routes and services use a `Store`; the SQLite implementation
- * is the default, and another backend (PostgreSQL) can be added beside it without touching
- * them. Methods are asynchronous for that reason, even where SQLite answers synchronously.
+ * The data layer's one interface. Routes and services use a `Store`; one implementation over a
+ * query builder serves both backends, SQLite (the default) and PostgreSQL. Methods are
+ * asynchronous for that reason, even where SQLite answers synchronously.
  * Times are milliseconds since the epoch.
  */
 
@@ -165,6 +165,12 @@ export interface SinkRequestRow {
 
 /** The data layer. */
 export interface Store {
+	/** Which database holds the data. */
+	backend: 'sqlite' | 'postgres';
+	/** Resolves once the schema is migrated (every other method waits for it as well). */
+	ready(): Promise<void>;
+	/** Resolves when the database answers a query; rejects with its error when it does not. */
+	ping(): Promise<void>;
 	users: {
 		count(): Promise<number>;
 		create(

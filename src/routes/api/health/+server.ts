@@ -1,5 +1,52 @@
 import { json } from '@sveltejs/kit';
+import { serverContext } from '$lib/server/context';
 import type { RequestHandler } from './$types';
 
-/** Liveness: answers as soon as the server can serve requests. */
-export const GET: RequestHandler = () => json({ ok: true });
+/** How long the database may take to answer before the app counts it as gone. */
+const DATABASE_TIMEOUT_MS = 2000;
+
+/**
+ * Health: the server answers, and so does its database. 200 when both do; 503 when the database
+ * does not answer within two seconds (a load balancer takes the instance out of rotation, and
+ * back once the database is back: every check asks it again). The database's own error is
+ * logged, not shown: this endpoint needs no sign-in.
+ */
+export const GET: RequestHandler = async () => {
+	const { store } = serverContext();
+	const started = performance.now();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	try {
+		await Promise.race([
+			store.ping(),
+			new Promise((_, reject) => {
+				timer = setTimeout(
+					() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)),
+					DATABASE_TIMEOUT_MS
+				);
+			})
+		]);
+	} catch (error) {
+		console.error(`Health: the ${store.backend} database does not answer: ${String(error)}`);
+		return json(
+			{
+				ok: false,
+				database: {
+					backend: store.backend,
+					ok: false,
+					message: 'The database does not answer.'
+				}
+			},
+			{ status: 503, headers: { 'Retry-After': '5' } }
+		);
+	} finally {
+		clearTimeout(timer);
+	}
+	return json({
+		ok: true,
+		database: {
+			backend: store.backend,
+			ok: true,
+			latencyMs: Math.round((performance.now() - started) * 10) / 10
+		}
+	});
+};

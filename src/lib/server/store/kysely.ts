@@ -1,0 +1,870 @@
+import {
+	sql,
+	type Compilable,
+	type CompiledQuery,
+	type Kysely,
+	type Selectable,
+	type Transaction
+} from 'kysely';
+import { isDeepStrictEqual } from 'node:util';
+import { migrate } from './migrations';
+import type {
+	ApiTokensTable,
+	AuditLogTable,
+	DialectName,
+	ProfilesTable,
+	SandboxPushesTable,
+	SandboxesTable,
+	SinkRequestsTable,
+	SinksTable,
+	Tables,
+	TestCallsTable,
+	UsersTable
+} from './schema';
+import type {
+	ApiToken,
+	AuditEntry,
+	ProfileRow,
+	RevisionRow,
+	Role,
+	SandboxPushRow,
+	SandboxRow,
+	SinkRequestRow,
+	SinkRow,
+	Store,
+	TestCallRow,
+	User
+} from './types';
+
+/**
+ * The store over the query builder, the same code for SQLite and PostgreSQL. What differs
+ * between them is given by the opener (`open.ts`): the connection, and how a high-volume write
+ * relaxes durability.
+ */
+
+/** What the opener of a dialect gives the store. */
+export interface Backend {
+	dialect: DialectName;
+	db: Kysely<Tables>;
+	/**
+	 * Runs a transaction of high-volume records (test calls, sink requests, pushes and their
+	 * audit entries) with relaxed durability: such a record may be lost in a power cut, never
+	 * half-written.
+	 */
+	relaxed<T>(write: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+	/** Closes the connection(s). */
+	close(): Promise<void>;
+}
+
+/** Audit actions recorded as often as test calls are made (see `Backend.relaxed`). */
+const RELAXED_ACTIONS = new Set(['test_call', 'push.sent']);
+
+const num = (v: number | string | bigint) => Number(v);
+const numOrNull = (v: number | string | bigint | null | undefined) =>
+	v === null || v === undefined ? null : Number(v);
+
+function user(row: Selectable<UsersTable> | undefined): User | undefined {
+	if (!row) return undefined;
+	return {
+		id: num(row.id),
+		email: row.email,
+		name: row.name,
+		role: row.role as Role,
+		active: Number(row.active) === 1,
+		passwordHash: row.password_hash,
+		createdAt: num(row.created_at),
+		updatedAt: num(row.updated_at)
+	};
+}
+
+function token(row: Selectable<ApiTokensTable> | undefined): ApiToken | undefined {
+	if (!row) return undefined;
+	return {
+		id: num(row.id),
+		userId: num(row.user_id),
+		name: row.name,
+		prefix: row.prefix,
+		tokenHash: row.token_hash,
+		createdAt: num(row.created_at),
+		lastUsedAt: numOrNull(row.last_used_at),
+		revokedAt: numOrNull(row.revoked_at)
+	};
+}
+
+function profile(row: Selectable<ProfilesTable> | undefined): ProfileRow | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id,
+		name: row.name,
+		createdAt: num(row.created_at),
+		createdBy: numOrNull(row.created_by),
+		deletedAt: numOrNull(row.deleted_at),
+		headRevision: num(row.head_revision),
+		updatedAt: num(row.updated_at)
+	};
+}
+
+interface RevisionSelect {
+	profile_id: string;
+	revision: number;
+	document?: string;
+	secrets?: string | null;
+	author_id: number | null;
+	author_name: string | null;
+	created_at: number;
+	message: string | null;
+}
+
+function revision(row: RevisionSelect | undefined): RevisionRow | undefined {
+	if (!row) return undefined;
+	return {
+		profileId: row.profile_id,
+		revision: num(row.revision),
+		document: row.document ?? '',
+		secrets: row.secrets ?? null,
+		authorId: numOrNull(row.author_id),
+		authorName: row.author_name ?? null,
+		createdAt: num(row.created_at),
+		message: row.message ?? null
+	};
+}
+
+function testCall(
+	row: Omit<Selectable<TestCallsTable>, 'record'> & { record?: string }
+): TestCallRow {
+	return {
+		id: num(row.id),
+		userId: num(row.user_id),
+		service: row.service,
+		profileId: row.profile_id ?? null,
+		scenario: row.scenario ?? null,
+		at: num(row.at),
+		summary: row.summary,
+		record: row.record ?? ''
+	};
+}
+
+function sink(row: Selectable<SinksTable> | undefined): SinkRow | undefined {
+	if (!row) return undefined;
+	return {
+		key: row.key,
+		name: row.name,
+		createdBy: numOrNull(row.created_by),
+		createdAt: num(row.created_at),
+		answer: row.answer
+	};
+}
+
+function sinkRequest(row: Selectable<SinkRequestsTable>): SinkRequestRow {
+	return { id: num(row.id), sinkKey: row.sink_key, at: num(row.at), record: row.record };
+}
+
+function sandbox(row: Selectable<SandboxesTable> | undefined): SandboxRow | undefined {
+	if (!row) return undefined;
+	return {
+		id: row.id,
+		key: row.key,
+		keyHash: row.key_hash,
+		name: row.name,
+		ownerId: numOrNull(row.owner_id),
+		createdAt: num(row.created_at),
+		updatedAt: num(row.updated_at),
+		settings: row.settings
+	};
+}
+
+function sandboxPush(row: Selectable<SandboxPushesTable>): SandboxPushRow {
+	return { id: num(row.id), sandboxId: row.sandbox_id, at: num(row.at), record: row.record };
+}
+
+function audit(row: Selectable<AuditLogTable>): AuditEntry {
+	return {
+		id: num(row.id),
+		at: num(row.at),
+		actorId: numOrNull(row.actor_id),
+		actor: row.actor ?? null,
+		action: row.action,
+		target: row.target ?? null,
+		ip: row.ip ?? null,
+		details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null
+	};
+}
+
+/** A revision with its author's name. */
+function revisionQuery(db: Kysely<Tables>) {
+	return db
+		.selectFrom('revisions as r')
+		.leftJoin('users as u', 'u.id', 'r.author_id')
+		.selectAll('r')
+		.select('u.name as author_name');
+}
+
+/**
+ * The store over a backend. Its schema is migrated before the first query runs; when that fails
+ * (the database is unreachable at start), the next call tries again, so the app recovers by
+ * itself once the database is back.
+ */
+export function kyselyStore(backend: Backend): Store {
+	const { db, dialect } = backend;
+	const pg = dialect === 'postgres';
+	let ready: Promise<void> | undefined;
+	const whenReady = () => {
+		ready ??= migrate(db, dialect).then(
+			() => undefined,
+			(error: unknown) => {
+				ready = undefined;
+				throw error;
+			}
+		);
+		return ready;
+	};
+
+	/**
+	 * The queries every request makes (its session or token, its user, a profile and revision)
+	 * are built and compiled once, then run with new parameters: building and compiling costs
+	 * more than SQLite running them. `params` are the query's parameters in the order the built
+	 * query has them (checked when it is compiled).
+	 */
+	const compiled = new Map<string, CompiledQuery>();
+	async function first<R>(
+		q: Kysely<Tables>,
+		key: string,
+		params: unknown[],
+		build: () => Compilable<R>
+	): Promise<R | undefined> {
+		let query = compiled.get(key);
+		if (!query) {
+			query = build().compile();
+			if (!isDeepStrictEqual(query.parameters, params)) {
+				throw new Error(`The query "${key}" takes its parameters in another order.`);
+			}
+			compiled.set(key, query);
+		}
+		const result = await q.executeQuery<R>({ ...query, parameters: params });
+		return result.rows[0];
+	}
+
+	const getRevision = (q: Kysely<Tables>, id: string, rev: number) =>
+		first(q, 'revision', [id, rev], () =>
+			revisionQuery(q).where('r.profile_id', '=', id).where('r.revision', '=', rev)
+		);
+
+	const getProfile = async (q: Kysely<Tables>, id: string) =>
+		profile(
+			await first(q, 'profile', [id], () =>
+				q.selectFrom('profiles').selectAll().where('id', '=', id)
+			)
+		);
+
+	/** E-mails compare without regard to case: SQLite's column is NOCASE, PostgreSQL's index lower(). */
+	const emailIs = (email: string) =>
+		pg ? sql<boolean>`lower(email) = lower(${email})` : sql<boolean>`email = ${email}`;
+
+	const store: Store = {
+		backend: dialect,
+		async ready() {
+			await whenReady();
+		},
+		async ping() {
+			await sql`SELECT 1`.execute(db);
+		},
+		users: {
+			async count() {
+				const row = await db
+					.selectFrom('users')
+					.select((eb) => eb.fn.countAll().as('n'))
+					.executeTakeFirstOrThrow();
+				return Number(row.n);
+			},
+			async create(input) {
+				const row = await db
+					.insertInto('users')
+					.values({
+						email: input.email,
+						name: input.name,
+						role: input.role,
+						password_hash: input.passwordHash,
+						created_at: input.at,
+						updated_at: input.at
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow();
+				return user(row)!;
+			},
+			async findById(id) {
+				return user(
+					await first(db, 'user', [id], () =>
+						db.selectFrom('users').selectAll().where('id', '=', id)
+					)
+				);
+			},
+			async findByEmail(email) {
+				return user(
+					await db.selectFrom('users').selectAll().where(emailIs(email)).executeTakeFirst()
+				);
+			},
+			async list() {
+				const rows = await db.selectFrom('users').selectAll().orderBy('email').execute();
+				return rows.map((r) => user(r)!);
+			},
+			async update(id, changes) {
+				const row = await db
+					.updateTable('users')
+					.set({
+						updated_at: changes.at,
+						...(changes.name !== undefined && { name: changes.name }),
+						...(changes.role !== undefined && { role: changes.role }),
+						...(changes.active !== undefined && { active: changes.active ? 1 : 0 }),
+						...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash })
+					})
+					.where('id', '=', id)
+					.returningAll()
+					.executeTakeFirst();
+				return user(row);
+			}
+		},
+		sessions: {
+			async create(s) {
+				await db
+					.insertInto('sessions')
+					.values({
+						token_hash: s.tokenHash,
+						user_id: s.userId,
+						created_at: s.createdAt,
+						last_seen_at: s.lastSeenAt,
+						expires_at: s.expiresAt,
+						ip: s.ip,
+						user_agent: s.userAgent
+					})
+					.execute();
+			},
+			async find(tokenHash) {
+				const row = await first(db, 'session', [tokenHash], () =>
+					db
+						.selectFrom('sessions')
+						.select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
+						.where('token_hash', '=', tokenHash)
+				);
+				if (!row) return undefined;
+				return {
+					tokenHash: row.token_hash,
+					userId: num(row.user_id),
+					createdAt: num(row.created_at),
+					lastSeenAt: num(row.last_seen_at),
+					expiresAt: num(row.expires_at)
+				};
+			},
+			async touch(tokenHash, at) {
+				await db
+					.updateTable('sessions')
+					.set({ last_seen_at: at })
+					.where('token_hash', '=', tokenHash)
+					.execute();
+			},
+			async delete(tokenHash) {
+				await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+			},
+			async deleteForUser(userId) {
+				await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+			},
+			async purgeExpired(now, idleMs) {
+				const result = await db
+					.deleteFrom('sessions')
+					.where((eb) =>
+						eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - idleMs)])
+					)
+					.executeTakeFirst();
+				return Number(result.numDeletedRows);
+			}
+		},
+		tokens: {
+			async create(input) {
+				const row = await db
+					.insertInto('api_tokens')
+					.values({
+						user_id: input.userId,
+						name: input.name,
+						prefix: input.prefix,
+						token_hash: input.tokenHash,
+						created_at: input.createdAt
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow();
+				return token(row)!;
+			},
+			async findByHash(tokenHash) {
+				return token(
+					await first(db, 'token', [tokenHash], () =>
+						db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash)
+					)
+				);
+			},
+			async listForUser(userId) {
+				const rows = await db
+					.selectFrom('api_tokens')
+					.selectAll()
+					.where('user_id', '=', userId)
+					.orderBy('id', 'desc')
+					.execute();
+				return rows.map((r) => token(r)!);
+			},
+			async revoke(id, userId, at) {
+				const result = await db
+					.updateTable('api_tokens')
+					.set({ revoked_at: at })
+					.where('id', '=', id)
+					.where('user_id', '=', userId)
+					.where('revoked_at', 'is', null)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async revokeForUser(userId, at) {
+				const result = await db
+					.updateTable('api_tokens')
+					.set({ revoked_at: at })
+					.where('user_id', '=', userId)
+					.where('revoked_at', 'is', null)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows);
+			},
+			async touch(id, at) {
+				await db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+			}
+		},
+		profiles: {
+			async list({ deleted }) {
+				const rows = await db
+					.selectFrom('profiles')
+					.selectAll()
+					.where('deleted_at', deleted ? 'is not' : 'is', null)
+					.orderBy(sql`lower(name)`)
+					.orderBy('id')
+					.execute();
+				return rows.map((r) => profile(r)!);
+			},
+			async get(id) {
+				return getProfile(db, id);
+			},
+			async create(input) {
+				return db.transaction().execute(async (trx) => {
+					await trx
+						.insertInto('profiles')
+						.values({
+							id: input.id,
+							name: input.name,
+							created_at: input.at,
+							created_by: input.authorId,
+							head_revision: 1,
+							updated_at: input.at
+						})
+						.execute();
+					await trx
+						.insertInto('revisions')
+						.values({
+							profile_id: input.id,
+							revision: 1,
+							document: input.document,
+							secrets: input.secrets,
+							author_id: input.authorId,
+							created_at: input.at,
+							message: input.message
+						})
+						.execute();
+					return {
+						profile: (await getProfile(trx, input.id))!,
+						revision: revision(await getRevision(trx, input.id, 1))!
+					};
+				});
+			},
+			/**
+			 * The head moves by a conditional update: of two saves on the same base, in this process
+			 * or another, the second waits for the first's row lock, then finds the head moved and
+			 * updates nothing. Only the save that moved the head writes its revision.
+			 */
+			async save(input) {
+				return db.transaction().execute(async (trx) => {
+					const next = input.baseRevision + 1;
+					const moved = await trx
+						.updateTable('profiles')
+						.set({ head_revision: next, updated_at: input.at })
+						.where('id', '=', input.profileId)
+						.where('head_revision', '=', input.baseRevision)
+						.where('deleted_at', 'is', null)
+						.executeTakeFirst();
+					if (Number(moved.numUpdatedRows) !== 1) {
+						const row = await getProfile(trx, input.profileId);
+						if (!row || row.deletedAt !== null) {
+							return { ok: false as const, reason: 'not_found' as const };
+						}
+						const head = revision(await getRevision(trx, row.id, row.headRevision))!;
+						return { ok: false as const, reason: 'conflict' as const, head };
+					}
+					await trx
+						.insertInto('revisions')
+						.values({
+							profile_id: input.profileId,
+							revision: next,
+							document: input.document,
+							secrets: input.secrets,
+							author_id: input.authorId,
+							created_at: input.at,
+							message: input.message
+						})
+						.execute();
+					return {
+						ok: true as const,
+						revision: revision(await getRevision(trx, input.profileId, next))!
+					};
+				});
+			},
+			async rename(id, name, at) {
+				const result = await db
+					.updateTable('profiles')
+					.set({ name, updated_at: at })
+					.where('id', '=', id)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async setDeleted(id, deletedAt) {
+				const result = await db
+					.updateTable('profiles')
+					.set({ deleted_at: deletedAt })
+					.where('id', '=', id)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async revisions(id) {
+				const rows = await db
+					.selectFrom('revisions as r')
+					.leftJoin('users as u', 'u.id', 'r.author_id')
+					.select([
+						'r.profile_id',
+						'r.revision',
+						'r.author_id',
+						'r.created_at',
+						'r.message',
+						'u.name as author_name'
+					])
+					.where('r.profile_id', '=', id)
+					.orderBy('r.revision', 'desc')
+					.execute();
+				return rows.map((r) => {
+					const { document: _d, secrets: _s, ...rest } = revision(r)!;
+					void _d;
+					void _s;
+					return rest;
+				});
+			},
+			async revision(id, rev) {
+				return revision(await getRevision(db, id, rev));
+			}
+		},
+		testCalls: {
+			async add(row, keep) {
+				return backend.relaxed(async (trx) => {
+					const inserted = await trx
+						.insertInto('test_calls')
+						.values({
+							user_id: row.userId,
+							service: row.service,
+							profile_id: row.profileId,
+							scenario: row.scenario,
+							at: row.at,
+							summary: row.summary,
+							record: row.record
+						})
+						.returningAll()
+						.executeTakeFirstOrThrow();
+					await trx
+						.deleteFrom('test_calls')
+						.where('user_id', '=', row.userId)
+						.where('service', '=', row.service)
+						.where('id', 'not in', (eb) =>
+							eb
+								.selectFrom('test_calls')
+								.select('id')
+								.where('user_id', '=', row.userId)
+								.where('service', '=', row.service)
+								.orderBy('id', 'desc')
+								.limit(keep)
+						)
+						.execute();
+					return testCall(inserted);
+				});
+			},
+			async list(userId, service, profileId, limit) {
+				const rows = await db
+					.selectFrom('test_calls')
+					.select(['id', 'user_id', 'service', 'profile_id', 'scenario', 'at', 'summary'])
+					.where('user_id', '=', userId)
+					.where('service', '=', service)
+					.where('profile_id', profileId === null ? 'is' : '=', profileId)
+					.orderBy('id', 'desc')
+					.limit(limit)
+					.execute();
+				return rows.map((r) => {
+					const { record: _r, ...rest } = testCall(r);
+					void _r;
+					return rest;
+				});
+			},
+			async get(id, userId) {
+				const row = await db
+					.selectFrom('test_calls')
+					.selectAll()
+					.where('id', '=', id)
+					.where('user_id', '=', userId)
+					.executeTakeFirst();
+				return row ? testCall(row) : undefined;
+			}
+		},
+		sinks: {
+			async create(row) {
+				const created = await db
+					.insertInto('sinks')
+					.values({
+						key: row.key,
+						name: row.name,
+						created_by: row.createdBy,
+						created_at: row.createdAt,
+						answer: row.answer
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow();
+				return sink(created)!;
+			},
+			async list() {
+				const rows = await db
+					.selectFrom('sinks')
+					.selectAll()
+					.orderBy('created_at', 'desc')
+					.execute();
+				return rows.map((r) => sink(r)!);
+			},
+			async get(key) {
+				return sink(
+					await db.selectFrom('sinks').selectAll().where('key', '=', key).executeTakeFirst()
+				);
+			},
+			async update(key, changes) {
+				const set = {
+					...(changes.name !== undefined && { name: changes.name }),
+					...(changes.answer !== undefined && { answer: changes.answer })
+				};
+				if (!Object.keys(set).length) return (await store.sinks.get(key)) !== undefined;
+				const result = await db
+					.updateTable('sinks')
+					.set(set)
+					.where('key', '=', key)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async delete(key) {
+				const result = await db.deleteFrom('sinks').where('key', '=', key).executeTakeFirst();
+				return Number(result.numDeletedRows) === 1;
+			},
+			async addRequest(sinkKey, at, record, keep) {
+				return backend.relaxed(async (trx) => {
+					const row = await trx
+						.insertInto('sink_requests')
+						.values({ sink_key: sinkKey, at, record })
+						.returningAll()
+						.executeTakeFirstOrThrow();
+					await trx
+						.deleteFrom('sink_requests')
+						.where('sink_key', '=', sinkKey)
+						.where('id', 'not in', (eb) =>
+							eb
+								.selectFrom('sink_requests')
+								.select('id')
+								.where('sink_key', '=', sinkKey)
+								.orderBy('id', 'desc')
+								.limit(keep)
+						)
+						.execute();
+					return sinkRequest(row);
+				});
+			},
+			async requests(sinkKey, afterId, limit) {
+				const rows = await db
+					.selectFrom('sink_requests')
+					.selectAll()
+					.where('sink_key', '=', sinkKey)
+					.where('id', '>', afterId)
+					.orderBy('id', 'desc')
+					.limit(limit)
+					.execute();
+				return rows.map(sinkRequest);
+			},
+			async clearRequests(sinkKey) {
+				await db.deleteFrom('sink_requests').where('sink_key', '=', sinkKey).execute();
+			}
+		},
+		sandboxes: {
+			async create(row) {
+				const created = await db
+					.insertInto('sandboxes')
+					.values({
+						id: row.id,
+						key: row.key,
+						key_hash: row.keyHash,
+						name: row.name,
+						owner_id: row.ownerId,
+						created_at: row.createdAt,
+						updated_at: row.updatedAt,
+						settings: row.settings
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow();
+				return sandbox(created)!;
+			},
+			async list() {
+				const rows = await db
+					.selectFrom('sandboxes')
+					.selectAll()
+					.orderBy('created_at', 'desc')
+					.orderBy('id')
+					.execute();
+				return rows.map((r) => sandbox(r)!);
+			},
+			async get(id) {
+				return sandbox(
+					await db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst()
+				);
+			},
+			async byKeyHash(keyHash) {
+				return sandbox(
+					await db
+						.selectFrom('sandboxes')
+						.selectAll()
+						.where('key_hash', '=', keyHash)
+						.executeTakeFirst()
+				);
+			},
+			async update(id, changes, at) {
+				const result = await db
+					.updateTable('sandboxes')
+					.set({
+						updated_at: at,
+						...(changes.name !== undefined && { name: changes.name }),
+						...(changes.settings !== undefined && { settings: changes.settings }),
+						...(changes.key !== undefined && { key: changes.key }),
+						...(changes.keyHash !== undefined && { key_hash: changes.keyHash })
+					})
+					.where('id', '=', id)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async delete(id) {
+				const result = await db.deleteFrom('sandboxes').where('id', '=', id).executeTakeFirst();
+				return Number(result.numDeletedRows) === 1;
+			},
+			// Pruning seeks the `keep`-th newest push in the index, so a batch costs the same however
+			// many were dropped before.
+			async addPushes(pushes, keep) {
+				return backend.relaxed(async (trx) => {
+					const ids: (number | null)[] = [];
+					const touched = new Set<string>();
+					for (const push of pushes) {
+						const inserted = await trx
+							.insertInto('sandbox_pushes')
+							.columns(['sandbox_id', 'at', 'record'])
+							.expression((eb) =>
+								eb
+									.selectFrom('sandboxes')
+									.select(['id', eb.val(push.at).as('at'), eb.val(push.record).as('record')])
+									.where('id', '=', push.sandboxId)
+							)
+							.returning('id')
+							.executeTakeFirst();
+						ids.push(inserted ? num(inserted.id) : null);
+						if (inserted) touched.add(push.sandboxId);
+					}
+					for (const sandboxId of touched) {
+						await trx
+							.deleteFrom('sandbox_pushes')
+							.where('sandbox_id', '=', sandboxId)
+							.where('id', '<=', (eb) =>
+								eb
+									.selectFrom('sandbox_pushes')
+									.select('id')
+									.where('sandbox_id', '=', sandboxId)
+									.orderBy('id', 'desc')
+									.limit(1)
+									.offset(keep)
+							)
+							.execute();
+					}
+					return ids;
+				});
+			},
+			async pushes(sandboxId, afterId, limit) {
+				const rows = await db
+					.selectFrom('sandbox_pushes')
+					.selectAll()
+					.where('sandbox_id', '=', sandboxId)
+					.where('id', '>', afterId)
+					.orderBy('id', 'desc')
+					.limit(limit)
+					.execute();
+				return rows.map(sandboxPush);
+			}
+		},
+		audit: {
+			async append(entry) {
+				const write = (q: Kysely<Tables>) =>
+					q
+						.insertInto('audit_log')
+						.values({
+							at: entry.at,
+							actor_id: entry.actorId,
+							actor: entry.actor,
+							action: entry.action,
+							target: entry.target,
+							ip: entry.ip,
+							details: entry.details ? JSON.stringify(entry.details) : null
+						})
+						.execute();
+				if (RELAXED_ACTIONS.has(entry.action)) await backend.relaxed(write);
+				else await write(db);
+			},
+			async list(filter) {
+				const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+				// SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's ILIKE does the same.
+				const like = pg ? 'ilike' : 'like';
+				let query = db.selectFrom('audit_log').selectAll();
+				if (filter.action) query = query.where('action', like, `${filter.action}%`);
+				if (filter.actor) query = query.where('actor', like, `%${filter.actor}%`);
+				if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+				if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+				if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+				const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+				return rows.map(audit);
+			}
+		},
+		async close() {
+			await backend.close();
+		}
+	};
+	return gated(store, whenReady);
+}
+
+/** The store with every data method waiting for the migrations first. */
+function gated(store: Store, whenReady: () => Promise<void>): Store {
+	const wrapped: Record<string, unknown> = { ...store };
+	for (const [name, part] of Object.entries(store)) {
+		if (typeof part !== 'object' || part === null) continue;
+		const methods: Record<string, unknown> = {};
+		for (const [key, fn] of Object.entries(part as Record<string, unknown>)) {
+			methods[key] =
+				typeof fn === 'function'
+					? async (...args: unknown[]) => {
+							await whenReady();
+							return (fn as (...a: unknown[]) => unknown)(...args);
+						}
+					: fn;
+		}
+		wrapped[name] = methods;
+	}
+	return wrapped as unknown as Store;
+}

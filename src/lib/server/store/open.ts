@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { kyselyStore, type Backend } from './kysely';
+import type { Tables } from './schema';
+import type { Store } from './types';
+
+/** The SQLite file in a data directory. */
+export const SQLITE_FILE = 'provisioning.db';
+
+/** PostgreSQL's type id of `bigint`: times and ids, read back as numbers (they stay below 2^53). */
+const INT8_OID = 20;
+
+/**
+ * The SQLite backend: one file in the data directory, WAL mode, every write one transaction
+ * with `synchronous = FULL`, so a save that was answered survives a crash.
+ */
+export function sqliteBackend(dataDir: string): Backend {
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+	const file = path.join(dataDir, SQLITE_FILE);
+	const raw = new Database(file);
+	// Password and session hashes live here: readable by the server's user only. SQLite gives
+	// the WAL and shared-memory files the database file's mode.
+	chmodSync(file, 0o600);
+	raw.pragma('journal_mode = WAL');
+	raw.pragma('synchronous = FULL');
+	raw.pragma('foreign_keys = ON');
+	raw.pragma('busy_timeout = 5000');
+
+	// Statements are prepared once per text: preparing costs more than running most of them.
+	// The driver runs one query at a time on the connection, so a cached statement is never
+	// used by two queries at once.
+	const statements = new Map<string, Database.Statement>();
+	const database = {
+		close: () => raw.close(),
+		prepare(text: string) {
+			let statement = statements.get(text);
+			if (!statement) {
+				statement = raw.prepare(text);
+				statements.set(text, statement);
+			}
+			return statement;
+		}
+	};
+	const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+	return {
+		dialect: 'sqlite',
+		db,
+		// `synchronous = NORMAL` in WAL mode survives a crash of the app; only a power loss can
+		// take the last records. The pragma is per connection: the write holds the connection
+		// throughout, so no other query runs relaxed.
+		relaxed: (write) =>
+			db.connection().execute(async (conn) => {
+				raw.pragma('synchronous = NORMAL');
+				try {
+					return await conn.transaction().execute(write);
+				} finally {
+					raw.pragma('synchronous = FULL');
+				}
+			}),
+		close: () => db.destroy()
+	};
+}
+
+/** Options of the PostgreSQL backend. */
+export interface PostgresOptions {
+	/** Most connections open at once; 10 by default. */
+	max?: number;
+	/** How long a query waits for a connection before failing; 5 s by default. */
+	connectTimeoutMs?: number;
+	/** Told about errors of idle connections (the server went away); they are not fatal. */
+	onIdleError?: (error: Error) => void;
+}
+
+/**
+ * The PostgreSQL backend: a connection pool. A connection that breaks (the server restarted)
+ * is dropped and a new one opened for the next query, so the app recovers by itself.
+ */
+export function postgresBackend(url: string, options: PostgresOptions = {}): Backend {
+	const pool = new pg.Pool({
+		connectionString: url,
+		max: options.max ?? 10,
+		connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+		types: {
+			getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+				oid === INT8_OID && format !== 'binary'
+					? (value: string) => Number(value)
+					: pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
+		}
+	});
+	pool.on('error', (error) => {
+		(options.onIdleError ?? ((e: Error) => console.error(`PostgreSQL: ${e.message}`)))(error);
+	});
+	const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+	return {
+		dialect: 'postgres',
+		db,
+		// Committed without waiting for the write-ahead log to reach the disk: a crash of the
+		// server can lose the last of these, never half of one.
+		relaxed: <T>(write: (trx: Transaction<Tables>) => Promise<T>) =>
+			db.transaction().execute(async (trx) => {
+				await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+				return write(trx);
+			}),
+		close: () => db.destroy()
+	};
+}
+
+/** Opens (creating and migrating when needed) the SQLite store in `dataDir/provisioning.db`. */
+export function openSqliteStore(dataDir: string): Store {
+	return kyselyStore(sqliteBackend(dataDir));
+}
+
+/** Opens the PostgreSQL store at `url` (`postgres://user:password@host:port/database`). */
+export function openPostgresStore(url: string, options?: PostgresOptions): Store {
+	return kyselyStore(postgresBackend(url, options));
+}
+
+/** Whether a database URL names PostgreSQL. */
+export function isPostgresUrl(url: string): boolean {
+	return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Where the data lives: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
+export interface StoreLocation {
+	dataDir: string;
+	databaseUrl?: string;
+}
+
+/** The backend the configuration asks for (for tools that work below the store: migrate, copy). */
+export function openBackend(config: StoreLocation): Backend {
+	if (config.databaseUrl) return postgresBackend(config.databaseUrl);
+	return sqliteBackend(config.dataDir);
+}
+
+/** The store the configuration asks for: PostgreSQL when `databaseUrl` is set, else SQLite. */
+export function openStore(config: StoreLocation): Store {
+	return kyselyStore(openBackend(config));
+}

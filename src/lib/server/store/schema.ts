@@ -1,0 +1,162 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables of the store as the query builder sees them (column names as in the database).
+ * Times are milliseconds since the epoch: `INTEGER` on SQLite, `BIGINT` on PostgreSQL (read back
+ * as numbers). Flags are integers 0/1 on both, so both dialects read the same values.
+ */
+
+/** The SQL dialects the store runs on. */
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface UsersTable {
+	id: Generated<number>;
+	email: string;
+	name: string;
+	role: string;
+	password_hash: string;
+	active: Generated<number>;
+	created_at: number;
+	updated_at: number;
+}
+
+export interface SessionsTable {
+	token_hash: string;
+	user_id: number;
+	created_at: number;
+	last_seen_at: number;
+	expires_at: number;
+	ip: string | null;
+	user_agent: string | null;
+}
+
+export interface ApiTokensTable {
+	id: Generated<number>;
+	user_id: number;
+	name: string;
+	prefix: string;
+	token_hash: string;
+	created_at: number;
+	last_used_at: number | null;
+	revoked_at: number | null;
+}
+
+export interface ProfilesTable {
+	id: string;
+	name: string;
+	created_at: number;
+	created_by: number | null;
+	deleted_at: number | null;
+	head_revision: number;
+	updated_at: number;
+}
+
+export interface RevisionsTable {
+	profile_id: string;
+	revision: number;
+	document: string;
+	secrets: string | null;
+	author_id: number | null;
+	created_at: number;
+	message: string | null;
+}
+
+export interface AuditLogTable {
+	id: Generated<number>;
+	at: number;
+	actor_id: number | null;
+	actor: string | null;
+	action: string;
+	target: string | null;
+	ip: string | null;
+	details: string | null;
+}
+
+export interface TestCallsTable {
+	id: Generated<number>;
+	user_id: number;
+	service: string;
+	profile_id: string | null;
+	scenario: string | null;
+	at: number;
+	summary: string;
+	record: string;
+}
+
+export interface SinksTable {
+	key: string;
+	name: string;
+	created_by: number | null;
+	created_at: number;
+	answer: string;
+}
+
+export interface SinkRequestsTable {
+	id: Generated<number>;
+	sink_key: string;
+	at: number;
+	record: string;
+}
+
+export interface SandboxesTable {
+	id: string;
+	key: string;
+	key_hash: string;
+	name: string;
+	owner_id: number | null;
+	created_at: number;
+	updated_at: number;
+	settings: string;
+}
+
+export interface SandboxPushesTable {
+	id: Generated<number>;
+	sandbox_id: string;
+	at: number;
+	record: string;
+}
+
+/** The migrations applied, one row each (see `migrations.ts`). */
+export interface SchemaMigrationsTable {
+	version: number;
+	name: string;
+	applied_at: number;
+}
+
+/** Every table of the store. */
+export interface Tables {
+	users: UsersTable;
+	sessions: SessionsTable;
+	api_tokens: ApiTokensTable;
+	profiles: ProfilesTable;
+	revisions: RevisionsTable;
+	audit_log: AuditLogTable;
+	test_calls: TestCallsTable;
+	sinks: SinksTable;
+	sink_requests: SinkRequestsTable;
+	sandboxes: SandboxesTable;
+	sandbox_pushes: SandboxPushesTable;
+	schema_migrations: SchemaMigrationsTable;
+}
+
+/**
+ * The data tables in an order where every table comes after those it references (the order a
+ * copy inserts them in), each with its key columns (the order rows are compared in).
+ */
+export const DATA_TABLES: readonly {
+	table: Exclude<keyof Tables, 'schema_migrations'>;
+	key: string[];
+	identity: boolean;
+}[] = [
+	{ table: 'users', key: ['id'], identity: true },
+	{ table: 'sessions', key: ['token_hash'], identity: false },
+	{ table: 'api_tokens', key: ['id'], identity: true },
+	{ table: 'profiles', key: ['id'], identity: false },
+	{ table: 'revisions', key: ['profile_id', 'revision'], identity: false },
+	{ table: 'audit_log', key: ['id'], identity: true },
+	{ table: 'test_calls', key: ['id'], identity: true },
+	{ table: 'sinks', key: ['key'], identity: false },
+	{ table: 'sink_requests', key: ['id'], identity: true },
+	{ table: 'sandboxes', key: ['id'], identity: false },
+	{ table: 'sandbox_pushes', key: ['id'], identity: true }
+];

@@ -1,0 +1,559 @@
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
+import { appliedVersions, migrate, MIGRATIONS } from './migrations';
+import { openPostgresStore, openSqliteStore, SQLITE_FILE } from './open';
+import type { Tables } from './schema';
+import type { Store } from './types';
+
+/**
+ * The store's tests, run against both backends: SQLite in a temporary data directory, and a
+ * throw-away PostgreSQL cluster this file starts (one fresh database per test).
+ */
+
+const LATEST = MIGRATIONS.at(-1)!.version;
+const FIXTURE = path.resolve(import.meta.dirname, '../../../../tests/fixtures/sqlite-data-v3');
+
+/** One backend under test: a fresh database per test, and a second connection to it. */
+interface Harness {
+	/** Prepares an empty database and answers a store on it. */
+	fresh(): Promise<void>;
+	/** A store on the current database (another connection, as another process would open). */
+	open(): Store;
+	/** Runs SQL on a separate raw connection; answers the rows. */
+	query(text: string): Promise<Record<string, unknown>[]>;
+	/** Closes the raw connections and removes the database. */
+	cleanup(): Promise<void>;
+}
+
+function sqliteHarness(): Harness {
+	let dir: string | undefined;
+	let raw: Database.Database | undefined;
+	return {
+		async fresh() {
+			dir = mkdtempSync(path.join(tmpdir(), 'ps-store-'));
+		},
+		open: () => openSqliteStore(dir!),
+		async query(text) {
+			raw ??= new Database(path.join(dir!, SQLITE_FILE));
+			const statement = raw.prepare(text);
+			if (statement.reader) return statement.all() as Record<string, unknown>[];
+			statement.run();
+			return [];
+		},
+		async cleanup() {
+			raw?.close();
+			raw = undefined;
+			if (dir) rmSync(dir, { recursive: true, force: true });
+		}
+	};
+}
+
+let cluster: Cluster | undefined;
+let admin: pg.Client | undefined;
+let schemas = 0;
+
+/**
+ * A fresh, empty schema of the cluster's database per test (much cheaper than a database), and
+ * the URL of a connection that works in it.
+ */
+async function freshSchema(): Promise<string> {
+	if (!admin) {
+		admin = new pg.Client({ connectionString: cluster!.url });
+		await admin.connect();
+	}
+	const schema = `store_${++schemas}`;
+	await admin.query(`CREATE SCHEMA ${schema}`);
+	return `${cluster!.url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+function postgresHarness(): Harness {
+	let url: string | undefined;
+	let raw: pg.Client | undefined;
+	return {
+		async fresh() {
+			url = await freshSchema();
+		},
+		open: () => openPostgresStore(url!),
+		async query(text) {
+			if (!raw) {
+				raw = new pg.Client({ connectionString: url });
+				await raw.connect();
+			}
+			return (await raw.query(text)).rows;
+		},
+		async cleanup() {
+			await raw?.end();
+			raw = undefined;
+		}
+	};
+}
+
+const BACKENDS: { name: 'sqlite' | 'postgres'; harness: () => Harness }[] = [
+	{ name: 'sqlite', harness: sqliteHarness },
+	{ name: 'postgres', harness: postgresHarness }
+];
+
+beforeAll(async () => {
+	cluster = await startCluster();
+}, 120_000);
+
+afterAll(async () => {
+	await admin?.end();
+	await cluster?.stop();
+});
+
+describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
+	const db = harness();
+	let store: Store;
+	const others: Store[] = [];
+
+	/** Another store on the same database, closed after the test. */
+	const another = () => {
+		const other = db.open();
+		others.push(other);
+		return other;
+	};
+
+	beforeEach(async () => {
+		await db.fresh();
+		store = db.open();
+		await store.ready();
+	});
+
+	afterEach(async () => {
+		for (const other of others.splice(0)) await other.close();
+		await store.close();
+		await db.cleanup();
+	});
+
+	async function user(email = 'a@example.test') {
+		return store.users.create({
+			email,
+			name: 'A',
+			role: 'editor',
+			passwordHash: '$scrypt$x',
+			at: 1000
+		});
+	}
+
+	async function profile(id = 'p1') {
+		return store.profiles.create({
+			id,
+			name: 'P',
+			document: '{"v":1}',
+			secrets: null,
+			authorId: null,
+			message: 'Created',
+			at: 1000
+		});
+	}
+
+	it('says which backend it is', () => {
+		expect(store.backend).toBe(name);
+	});
+
+	describe('migrations', () => {
+		it('are recorded once each, in order, and reopening applies nothing and keeps the data', async () => {
+			await user();
+			expect(
+				(await db.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) =>
+					Number(r.version)
+				)
+			).toEqual(MIGRATIONS.map((m) => m.version));
+			await store.close();
+			store = db.open();
+			expect(await store.users.count()).toBe(1);
+			expect(await db.query('SELECT version FROM schema_migrations')).toHaveLength(
+				MIGRATIONS.length
+			);
+		});
+
+		it('create every table of the store', async () => {
+			const tables = [
+				'api_tokens',
+				'audit_log',
+				'profiles',
+				'revisions',
+				'sandbox_pushes',
+				'sandboxes',
+				'sessions',
+				'sink_requests',
+				'sinks',
+				'test_calls',
+				'users'
+			];
+			for (const table of tables) {
+				expect(await db.query(`SELECT COUNT(*) AS n FROM ${table}`)).toEqual([
+					{ n: name === 'sqlite' ? 0 : '0' }
+				]);
+			}
+		});
+	});
+
+	describe('profiles.save under concurrency', () => {
+		// On PostgreSQL the two saves come through two connection pools, as from two instances.
+		// SQLite serves one process through one connection, whose transactions run one at a time
+		// (another process waits for the file's write lock): there both come through the store.
+		it('lets exactly one of two saves on the same base win', async () => {
+			await profile();
+			const other = name === 'postgres' ? another() : store;
+			await other.ready();
+			for (let base = 1; base <= 10; base++) {
+				const results = await Promise.all(
+					[store, other].map((s, i) =>
+						s.profiles.save({
+							profileId: 'p1',
+							baseRevision: base,
+							document: `{"v":${base + 1},"by":${i}}`,
+							secrets: null,
+							authorId: null,
+							message: null,
+							at: 2000 + base
+						})
+					)
+				);
+				const won = results.filter((r) => r.ok);
+				const lost = results.filter((r) => !r.ok);
+				expect(won).toHaveLength(1);
+				expect(lost).toEqual([
+					expect.objectContaining({
+						reason: 'conflict',
+						head: expect.objectContaining({ revision: base + 1 })
+					})
+				]);
+				if (won[0].ok && !lost[0].ok && lost[0].reason === 'conflict') {
+					expect(lost[0].head.document).toBe(won[0].revision.document);
+				}
+			}
+			expect((await store.profiles.revisions('p1')).map((r) => r.revision)).toEqual(
+				Array.from({ length: 11 }, (_, i) => 11 - i)
+			);
+			expect((await store.profiles.get('p1'))?.headRevision).toBe(11);
+		});
+	});
+
+	describe('audit log', () => {
+		it('lists appended entries newest first, filtered by action prefix', async () => {
+			await store.audit.append({
+				at: 1,
+				actorId: null,
+				actor: 'a@example.test',
+				action: 'login.success',
+				target: null,
+				ip: '127.0.0.1',
+				details: null
+			});
+			await store.audit.append({
+				at: 2,
+				actorId: null,
+				actor: 'a@example.test',
+				action: 'profile.saved',
+				target: 'p1',
+				ip: null,
+				details: { revision: 2 }
+			});
+			expect((await store.audit.list({})).map((e) => e.action)).toEqual([
+				'profile.saved',
+				'login.success'
+			]);
+			expect(await store.audit.list({ action: 'profile.' })).toEqual([
+				expect.objectContaining({ action: 'profile.saved', details: { revision: 2 } })
+			]);
+		});
+
+		it('rejects UPDATE and DELETE (append-only)', async () => {
+			await store.audit.append({
+				at: 1,
+				actorId: null,
+				actor: null,
+				action: 'logout',
+				target: null,
+				ip: null,
+				details: null
+			});
+			await expect(db.query("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
+			await expect(db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+			if (name === 'postgres') {
+				await expect(db.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+			}
+			expect((await store.audit.list({}))[0].action).toBe('logout');
+		});
+	});
+
+	describe('profiles.save', () => {
+		const input = (baseRevision: number, document: string) => ({
+			profileId: 'p1',
+			baseRevision,
+			document,
+			secrets: null,
+			authorId: null,
+			message: null,
+			at: 2000
+		});
+
+		it('adds the next revision when the base is the head', async () => {
+			await profile();
+			const saved = await store.profiles.save(input(1, '{"v":2}'));
+			expect(saved).toMatchObject({ ok: true, revision: { revision: 2, document: '{"v":2}' } });
+			expect((await store.profiles.get('p1'))?.headRevision).toBe(2);
+		});
+
+		it('returns the head on a stale base, and writes nothing', async () => {
+			await profile();
+			await store.profiles.save(input(1, '{"v":2}'));
+			const stale = await store.profiles.save(input(1, '{"v":"mine"}'));
+			expect(stale).toMatchObject({
+				ok: false,
+				reason: 'conflict',
+				head: { revision: 2, document: '{"v":2}' }
+			});
+			expect((await store.profiles.revisions('p1')).map((r) => r.revision)).toEqual([2, 1]);
+		});
+
+		it('answers not_found for a deleted or unknown profile', async () => {
+			await profile();
+			await store.profiles.setDeleted('p1', 3000);
+			expect(await store.profiles.save(input(1, '{}'))).toEqual({
+				ok: false,
+				reason: 'not_found'
+			});
+			expect(await store.profiles.save({ ...input(1, '{}'), profileId: 'nope' })).toEqual({
+				ok: false,
+				reason: 'not_found'
+			});
+			await store.profiles.setDeleted('p1', null);
+			expect((await store.profiles.save(input(1, '{}'))).ok).toBe(true);
+		});
+
+		it('keeps every revision readable with its author name', async () => {
+			const author = await user();
+			await profile();
+			await store.profiles.save({ ...input(1, '{"v":2}'), authorId: author.id, message: 'm' });
+			expect(await store.profiles.revision('p1', 2)).toMatchObject({
+				authorName: 'A',
+				message: 'm',
+				document: '{"v":2}'
+			});
+			expect(await store.profiles.revision('p1', 1)).toMatchObject({ document: '{"v":1}' });
+			expect(await store.profiles.revision('p1', 3)).toBeUndefined();
+		});
+	});
+
+	describe('users and sessions', () => {
+		it('finds users by e-mail without regard to case, and refuses a second account', async () => {
+			const created = await user('Mixed@Example.test');
+			expect((await store.users.findByEmail('mixed@example.TEST'))?.id).toBe(created.id);
+			await expect(user('MIXED@example.test')).rejects.toThrow(/unique/i);
+		});
+
+		it('purges sessions past their absolute or idle time', async () => {
+			const { id } = await user();
+			const session = (tokenHash: string, lastSeenAt: number, expiresAt: number) =>
+				store.sessions.create({
+					tokenHash,
+					userId: id,
+					createdAt: 0,
+					lastSeenAt,
+					expiresAt,
+					ip: null,
+					userAgent: null
+				});
+			await session('live', 9_000, 20_000);
+			await session('too-old', 9_000, 10_000);
+			await session('idle', 4_000, 20_000);
+			expect(await store.sessions.purgeExpired(10_000, 5_000)).toBe(2);
+			expect(await store.sessions.find('live')).toBeDefined();
+			expect(await store.sessions.find('too-old')).toBeUndefined();
+			expect(await store.sessions.find('idle')).toBeUndefined();
+		});
+	});
+
+	describe('sandboxes', () => {
+		const sandbox = (id: string, ownerId: number) => ({
+			id,
+			key: `key-${id}`,
+			keyHash: `hash-${id}`,
+			name: id,
+			ownerId,
+			createdAt: 1,
+			updatedAt: 1,
+			settings: '{}'
+		});
+
+		it('keeps the newest pushes of each sandbox and drops a push of a deleted one alone', async () => {
+			const owner = await user();
+			await store.sandboxes.create(sandbox('one', owner.id));
+			await store.sandboxes.create(sandbox('two', owner.id));
+			const batch = (n: number, sandboxId: string) =>
+				Array.from({ length: n }, (_, i) => ({ sandboxId, at: i, record: `{"n":${i}}` }));
+			await store.sandboxes.addPushes([...batch(5, 'one'), ...batch(2, 'two')], 3);
+			expect((await store.sandboxes.pushes('one', 0, 100)).map((p) => p.record)).toEqual([
+				'{"n":4}',
+				'{"n":3}',
+				'{"n":2}'
+			]);
+			expect(await store.sandboxes.pushes('two', 0, 100)).toHaveLength(2);
+			const ids = await store.sandboxes.addPushes([...batch(1, 'gone'), ...batch(1, 'two')], 3);
+			expect(ids[0]).toBeNull();
+			expect(ids[1]).toBeTypeOf('number');
+			expect(await store.sandboxes.pushes('two', 0, 100)).toHaveLength(3);
+		});
+
+		it('finds a sandbox by its key hash, and deletes its pushes with it', async () => {
+			const owner = await user();
+			await store.sandboxes.create(sandbox('one', owner.id));
+			await store.sandboxes.addPushes([{ sandboxId: 'one', at: 1, record: '{}' }], 10);
+			expect((await store.sandboxes.byKeyHash('hash-one'))?.id).toBe('one');
+			expect(await store.sandboxes.update('one', { key: 'k2', keyHash: 'h2' }, 5)).toBe(true);
+			expect(await store.sandboxes.byKeyHash('hash-one')).toBeUndefined();
+			expect((await store.sandboxes.get('one'))?.updatedAt).toBe(5);
+			expect(await store.sandboxes.delete('one')).toBe(true);
+			expect(await db.query('SELECT id FROM sandbox_pushes')).toEqual([]);
+		});
+	});
+});
+
+describe('SQLite specifics', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'ps-store-'));
+	});
+	afterEach(() => {
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('keep the file in WAL mode with user_version at the latest migration', async () => {
+		const store = openSqliteStore(dir);
+		await store.ready();
+		await store.close();
+		const raw = new Database(path.join(dir, SQLITE_FILE));
+		try {
+			expect(raw.pragma('user_version', { simple: true })).toBe(LATEST);
+			expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+		} finally {
+			raw.close();
+		}
+	});
+
+	it('apply every migration to an empty database, in order, and nothing the second time', async () => {
+		const db = new Kysely<Tables>({
+			dialect: new SqliteDialect({ database: new Database(':memory:') })
+		});
+		try {
+			expect(await migrate(db, 'sqlite')).toBe(MIGRATIONS.length);
+			expect(await migrate(db, 'sqlite')).toBe(0);
+			expect(await appliedVersions(db)).toEqual(MIGRATIONS.map((m) => m.version));
+		} finally {
+			await db.destroy();
+		}
+	});
+
+	it('number the migrations 1, 2, 3… without gaps', () => {
+		expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+	});
+
+	it('open a data directory made before migrations were recorded, and lose nothing', async () => {
+		cpSync(FIXTURE, dir, { recursive: true });
+		const before = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+		const dump = (db: Database.Database) =>
+			Object.fromEntries(
+				(
+					db
+						.prepare(
+							"SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'schema_migrations'"
+						)
+						.pluck()
+						.all() as string[]
+				).map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()])
+			);
+		const rows = dump(before);
+		const schema = before.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+		expect(before.pragma('user_version', { simple: true })).toBe(3);
+		before.close();
+		expect(Object.values(rows).every((table) => table.length > 0)).toBe(true);
+
+		const store = openSqliteStore(dir);
+		try {
+			// Nothing is re-run on the old schema: the versions it had are recorded as applied.
+			await store.ready();
+			const now = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+			try {
+				expect(dump(now)).toEqual(rows);
+			} finally {
+				now.close();
+			}
+			const acme = await store.profiles.revision('acme', 2);
+			expect(acme).toMatchObject({ document: '{"v":2}', authorName: 'Ada' });
+			expect((await store.profiles.revision('acme', 1))?.secrets).toBe('v1.sealed.secret');
+			expect((await store.users.findByEmail('ada@example.test'))?.role).toBe('admin');
+			expect(await store.sessions.find('sess-hash')).toMatchObject({
+				expiresAt: 4_000_000_000_000
+			});
+			expect(await store.audit.list({})).toHaveLength(2);
+			// New rows follow the old ones.
+			const saved = await store.profiles.save({
+				profileId: 'acme',
+				baseRevision: 2,
+				document: '{"v":3}',
+				secrets: null,
+				authorId: null,
+				message: null,
+				at: 1_800_000_000_000
+			});
+			expect(saved).toMatchObject({ ok: true, revision: { revision: 3 } });
+			const user = await store.users.create({
+				email: 'new@example.test',
+				name: 'New',
+				role: 'viewer',
+				passwordHash: '$scrypt$new',
+				at: 1_800_000_000_000
+			});
+			expect(user.id).toBe(3);
+		} finally {
+			await store.close();
+		}
+		const after = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+		try {
+			expect(after.pragma('user_version', { simple: true })).toBe(LATEST);
+			expect(
+				after.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()
+			).toEqual([1, 2, 3]);
+			expect(
+				after
+					.prepare(
+						"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"
+					)
+					.all()
+			).toEqual(schema);
+		} finally {
+			after.close();
+		}
+	});
+});
+
+describe('store on PostgreSQL, several connections', () => {
+	const db = postgresHarness();
+	let store: Store;
+	let other: Store;
+
+	afterEach(async () => {
+		await other.close();
+		await store.close();
+		await db.cleanup();
+	});
+
+	it('run once when two stores open the same new database at the same time', async () => {
+		await db.fresh();
+		store = db.open();
+		other = db.open();
+		await Promise.all([store.ready(), other.ready()]);
+		expect(await db.query('SELECT version FROM schema_migrations')).toHaveLength(MIGRATIONS.length);
+		expect(await other.users.count()).toBe(0);
+	});
+});
