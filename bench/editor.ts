@@ -1,59 +1,216 @@
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { build } from 'esbuild';
+import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { startApp } from './app';
+import { startApp, type BenchApp } from './app';
 import { ms } from './measure';
 
 /**
- * Keystroke to updated preview in a real browser (Chromium), in the profile editor, for an
- * ordinary template and for a 1 MB body; the longest main-thread task seen; and the editor page's initial JavaScript, gzip.
- * The page times itself: from the keydown event to the moment the preview's text changed.
+ * What a user waits for while typing in the profile editor, in a real browser (Chromium):
+ * real key presses (through the browser's input pipeline) into the Send Message JSON body, timed
+ * in the page from the keydown event's own time stamp (so time the key spent queued behind other
+ * work counts) until the preview's DOM shows the new character, and until the frame showing it
+ * has been rendered (the first task after the next animation frame). Long tasks (over 50 ms,
+ * PerformanceObserver "longtask") are summed over the typing and given per key.
+ *
+ * Beside it, in the same run and the same browser, the floor: a bare CodeMirror 6 editor with the
+ * same document and no preview, in a tiny page this benchmark builds (esbuild) and serves, timed
+ * the same way with its own content as the "preview". The editor's figures divided by the floor's
+ * say what the page costs over the editor alone.
+ *
+ * Keys are pressed at 15 a second (a fast typist) without waiting for the page: a page that
+ * cannot keep up queues keys, and their waiting shows in the figures.
  */
 
-const KEYSTROKES = 60;
-const LARGE_KEYSTROKES = 40;
+const WARM_UP = 5;
+const KEYS = 40;
+/** Milliseconds between key presses: 15 characters a second. */
+const CADENCE = 1000 / 15;
+const SIZES = [
+	['200 B', 200],
+	['200 KB', 200 * 1024],
+	['1 MB', 1024 * 1024]
+] as const;
 
-/** Installs the in-page probes: keystroke → preview mutation, and long tasks. */
-async function installProbes(page: Page): Promise<void> {
-	await page.evaluate(() => {
-		const w = window as unknown as {
-			__latencies: number[];
-			__longest: number;
-			__pending: number | null;
+/** A key's timings, in ms from its keydown. */
+interface KeyTiming {
+	dom: number;
+	frame: number;
+}
+
+/** One typing run: per-key timings and the long tasks seen meanwhile. */
+interface TypingRun {
+	keys: KeyTiming[];
+	longTaskMs: number;
+	longest: number;
+}
+
+/**
+ * A Send Message JSON body of about `bytes` bytes whose first item holds a note `"note":"<tag>"`
+ * typed into at its end: the letters typed are counted from the note as the page shows it.
+ */
+export function jsonBody(bytes: number, tag: string): string {
+	const head = `[{"note":"${tag}"}`;
+	const unit = '{"to":"%sms_to%","body":"%sms_body%","n":"0123456789abcdefghij"}';
+	const items: string[] = [];
+	for (let size = head.length + 1; size + unit.length + 2 <= bytes; size += unit.length + 2)
+		items.push(unit);
+	const tail = `{"end":"${tag}"}]`;
+	return items.length ? `${head},\n${items.join(',\n')},\n${tail}` : `${head},${tail}`;
+}
+
+/**
+ * Installs the probes in a page: keydown time stamps, the text of the note as `root` shows it
+ * (read on every DOM mutation of `root`, through its first text nodes only), the frame after, and
+ * long tasks. `tag` is the note's text before typing.
+ */
+async function installProbes(page: Page, root: string, tag: string): Promise<void> {
+	await page.evaluate(
+		({ root, tag }) => {
+			type Probe = {
+				downs: number[];
+				dom: number[];
+				frame: number[];
+				longTasks: { start: number; duration: number }[];
+				disconnect: () => void;
+			};
+			const w = window as unknown as { __probe?: Probe };
+			w.__probe?.disconnect();
+			const probe: Probe = {
+				downs: [],
+				dom: [],
+				frame: [],
+				longTasks: [],
+				disconnect: () => {}
+			};
+			w.__probe = probe;
+			const target = document.querySelector(root)!;
+			const pattern = new RegExp(`"note":"${tag}([a-z]*)"`);
+			/** The first few hundred characters of the root's text. */
+			function head(): string {
+				const walker = document.createTreeWalker(target, NodeFilter.SHOW_TEXT);
+				let text = '';
+				while (text.length < 400 && walker.nextNode()) text += walker.currentNode.nodeValue;
+				return text;
+			}
+			const afterFrame = (keys: number[]) =>
+				requestAnimationFrame(() => {
+					// A message runs after the frame this animation callback belongs to is rendered.
+					const channel = new MessageChannel();
+					channel.port1.onmessage = () => {
+						const now = performance.now();
+						for (const key of keys) probe.frame[key] = now;
+					};
+					channel.port2.postMessage(null);
+				});
+			const onKeydown = (event: KeyboardEvent) => {
+				if (event.key.length === 1) probe.downs.push(event.timeStamp);
+			};
+			document.addEventListener('keydown', onKeydown, true);
+			const observer = new MutationObserver(() => {
+				const typed = pattern.exec(head())?.[1].length ?? 0;
+				const now = performance.now();
+				const shown: number[] = [];
+				for (let key = probe.dom.length; key < Math.min(typed, probe.downs.length); key++) {
+					probe.dom[key] = now;
+					shown.push(key);
+				}
+				if (shown.length) afterFrame(shown);
+			});
+			observer.observe(target, { subtree: true, childList: true, characterData: true });
+			const longTasks = new PerformanceObserver((list) => {
+				for (const entry of list.getEntries())
+					probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+			});
+			longTasks.observe({ type: 'longtask', buffered: false });
+			probe.disconnect = () => {
+				document.removeEventListener('keydown', onKeydown, true);
+				observer.disconnect();
+				longTasks.disconnect();
+			};
+		},
+		{ root, tag }
+	);
+}
+
+/** Presses `count` letters at the typing cadence and collects what the probes saw. */
+async function typeKeys(page: Page, count: number): Promise<TypingRun> {
+	const letters = 'abcdefghijklmnopqrstuvwxyz';
+	const start = Date.now();
+	for (let i = 0; i < count; i++) {
+		const due = start + i * CADENCE;
+		if (Date.now() < due) await new Promise((r) => setTimeout(r, due - Date.now()));
+		await page.keyboard.press(letters[i % letters.length]);
+	}
+	await page.waitForFunction(
+		(count) =>
+			(window as unknown as { __probe: { frame: number[] } }).__probe.frame.filter(
+				(t) => t !== undefined
+			).length >= count,
+		count,
+		{ timeout: 60_000, polling: 50 }
+	);
+	return page.evaluate(() => {
+		const probe = (
+			window as unknown as {
+				__probe: {
+					downs: number[];
+					dom: number[];
+					frame: number[];
+					longTasks: { start: number; duration: number }[];
+				};
+			}
+		).__probe;
+		const first = probe.downs[0];
+		const tasks = probe.longTasks.filter((t) => t.start + t.duration >= first);
+		return {
+			keys: probe.downs.map((down, i) => ({
+				dom: probe.dom[i] - down,
+				frame: probe.frame[i] - down
+			})),
+			longTaskMs: tasks.reduce((sum, t) => sum + t.duration, 0),
+			longest: tasks.reduce((max, t) => Math.max(max, t.duration), 0)
 		};
-		w.__latencies = [];
-		w.__longest = 0;
-		w.__pending = null;
-		document.addEventListener('keydown', () => (w.__pending = performance.now()), true);
-		const preview = document.querySelector('[aria-label="Request preview"]')!;
-		new MutationObserver(() => {
-			if (w.__pending === null) return;
-			w.__latencies.push(performance.now() - w.__pending);
-			w.__pending = null;
-		}).observe(preview, { subtree: true, childList: true, characterData: true });
-		new PerformanceObserver((list) => {
-			for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
-		}).observe({ type: 'longtask', buffered: false });
 	});
 }
 
-async function typeAndMeasure(
-	page: Page,
-	count: number
-): Promise<{ latencies: number[]; longest: number }> {
-	for (let i = 0; i < count; i++) {
-		await page.keyboard.type(i % 2 ? 'a' : 'b');
-		await page.waitForFunction(
-			() => (window as unknown as { __pending: number | null }).__pending === null,
-			null,
-			{
-				timeout: 5000
-			}
-		);
-	}
-	return page.evaluate(() => {
-		const w = window as unknown as { __latencies: number[]; __longest: number };
-		return { latencies: w.__latencies, longest: w.__longest };
-	});
+/**
+ * Pastes `text` over the whole content of the focused editor and times it until the root shows
+ * it: its start in a preview, its end in an editor (whose cursor, and view, go to the end).
+ */
+async function pasteAndMeasure(page: Page, root: string, text: string, tag: string, end: boolean) {
+	await page.keyboard.press('Control+a');
+	return page.evaluate(
+		({ root, text, tag, end }) =>
+			new Promise<{ dom: number; frame: number }>((resolve) => {
+				const target = document.querySelector(root)!;
+				const needle = end ? `"end":"${tag}"` : `"note":"${tag}"`;
+				function head(): string {
+					const walker = document.createTreeWalker(target, NodeFilter.SHOW_TEXT);
+					let out = '';
+					while (out.length < 400 && walker.nextNode()) out += walker.currentNode.nodeValue;
+					return out;
+				}
+				const start = performance.now();
+				const observer = new MutationObserver(() => {
+					if (!(end ? (target.textContent ?? '') : head()).includes(needle)) return;
+					observer.disconnect();
+					const dom = performance.now() - start;
+					requestAnimationFrame(() => {
+						const channel = new MessageChannel();
+						channel.port1.onmessage = () => resolve({ dom, frame: performance.now() - start });
+						channel.port2.postMessage(null);
+					});
+				});
+				observer.observe(target, { subtree: true, childList: true, characterData: true });
+				const data = new DataTransfer();
+				data.setData('text/plain', text);
+				document.activeElement!.dispatchEvent(
+					new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })
+				);
+			}),
+		{ root, text, tag, end }
+	);
 }
 
 function percentile(values: number[], p: number): number {
@@ -61,96 +218,279 @@ function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-function bigBody(bytes: number): string {
-	const unit = '{"to":"%sms_to%","body":"%sms_body%","n":"0123456789abcdefghij"}';
-	const items: string[] = [];
-	for (let size = 2; size < bytes; size += unit.length + 1) items.push(unit);
-	return `[${items.join(',\n')}]`;
+/** The bare editor of the floor: CodeMirror 6 with history, the default keymap and wrapping. */
+const FLOOR_ENTRY = `
+import { EditorState } from '@codemirror/state';
+import { EditorView, keymap } from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+new EditorView({
+	parent: document.getElementById('editor'),
+	state: EditorState.create({
+		doc: '',
+		extensions: [history(), keymap.of([...historyKeymap, ...defaultKeymap]), EditorView.lineWrapping,
+			EditorView.contentAttributes.of({ 'aria-label': 'Floor editor' })]
+	})
+});
+`;
+
+/** Builds the floor page and serves it on an ephemeral loopback port. */
+async function startFloor(): Promise<{ base: string; server: Server }> {
+	const bundle = await build({
+		stdin: { contents: FLOOR_ENTRY, resolveDir: process.cwd(), loader: 'js' },
+		bundle: true,
+		minify: true,
+		format: 'esm',
+		write: false
+	});
+	const script = bundle.outputFiles[0].text;
+	const html =
+		'<!doctype html><html><head><meta charset="utf-8"><title>Floor</title>' +
+		'<style>#editor .cm-editor{max-height:24rem;font-size:0.9rem}</style></head>' +
+		'<body><div id="editor"></div><script type="module" src="/floor.js"></script></body></html>';
+	const server = createServer((request, response) => {
+		if (request.url === '/floor.js') {
+			response.writeHead(200, { 'content-type': 'text/javascript' });
+			response.end(script);
+		} else {
+			response.writeHead(200, { 'content-type': 'text/html' });
+			response.end(html);
+		}
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	const { port } = server.address() as { port: number };
+	return { base: `http://127.0.0.1:${port}`, server };
+}
+
+/** A page to type in: where its editor is, and what shows the typed text. */
+interface Target {
+	page: Page;
+	editor: string;
+	root: string;
+	/** Whether the root is the editor itself, which shows the end of a paste. */
+	bare: boolean;
+}
+
+/** Brings a body of `bytes` in by a paste, puts the cursor at the end of its note, and types. */
+async function measureSize(target: Target, bytes: number, round: number) {
+	const { page, editor, root, bare } = target;
+	const tag = `t${round}`;
+	const log = (what: string) => console.error(`editor bench: ${bytes} B, round ${round}: ${what}`);
+	log('paste');
+	await page.locator(editor).click();
+	const paste = await pasteAndMeasure(page, root, jsonBody(bytes, tag), tag, bare);
+	// The paste's own work (a whole-document lint, garbage collection) is let settle.
+	await page.waitForTimeout(bytes > 100_000 ? 1500 : 300);
+	await page.keyboard.press('Control+Home');
+	for (let i = 0; i < `[{"note":"${tag}`.length; i++) await page.keyboard.press('ArrowRight');
+	log('warm-up');
+	await installProbes(page, root, tag);
+	await typeKeys(page, WARM_UP);
+	await page.waitForTimeout(300);
+	await installProbes(page, root, tag + 'abcdefghijklmnopqrstuvwxyz'.slice(0, WARM_UP));
+	log('typing');
+	const typing = await typeKeys(page, KEYS);
+	return { paste, typing };
+}
+
+/** The profile editor on Send Message with a URL and a JSON body, ready to type in. */
+async function openEditor(app: BenchApp, context: BrowserContext, cookie: string): Promise<Page> {
+	const created = await fetch(`${app.base}/api/profiles`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', origin: app.base, cookie },
+		body: JSON.stringify({ name: `Benchmark ${Date.now()}` })
+	});
+	const { profile } = (await created.json()) as { profile: { id: string } };
+	const page = await context.newPage();
+	await page.goto(`${app.base}/profiles/${profile.id}/services/sendMessage`, {
+		waitUntil: 'networkidle'
+	});
+	await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+	await page.keyboard.type('https://sms.example.com/send?to=%sms_to%');
+	await page.getByRole('button', { name: 'JSON body' }).click();
+	return page;
+}
+
+/**
+ * The editor page loaded cold (empty cache): the gzipped JavaScript it fetched before its
+ * editors were there to type in (scripts whose request started before the URL field appeared:
+ * what must arrive before a keystroke can be answered), all it fetched until a first keystroke
+ * was answered, and the time from navigation start until a key pressed as soon as the URL field
+ * existed showed in the preview.
+ */
+async function coldLoad(app: BenchApp, browser: Browser, cookie: string) {
+	const created = await fetch(`${app.base}/api/profiles`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', origin: app.base, cookie },
+		body: JSON.stringify({ name: `Cold ${Date.now()}` })
+	});
+	const { profile } = (await created.json()) as { profile: { id: string } };
+	const context = await newContext(browser, app, cookie);
+	await context.addInitScript({
+		content: `new MutationObserver((_, observer) => {
+			if (document.querySelector('[aria-label="URL (genericSmsSendUrl)"]')) {
+				globalThis.__editorAt = performance.now();
+				observer.disconnect();
+			}
+		}).observe(document, { subtree: true, childList: true });`
+	});
+	const page = await context.newPage();
+	const scripts = new Map<string, Promise<number>>();
+	page.on('response', (response) => {
+		if (!response.url().endsWith('.js')) return;
+		scripts.set(
+			response.url(),
+			response.body().then((body) => gzipSync(body).length)
+		);
+	});
+	await page.goto(`${app.base}/profiles/${profile.id}/services/sendMessage`, {
+		waitUntil: 'commit'
+	});
+	const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+	await url.click();
+	await page.keyboard.press('x');
+	const timing = await page.evaluate(
+		() =>
+			new Promise<{ interactive: number; before: string[]; all: string[] }>((resolve) => {
+				const check = () => {
+					const shown = document.querySelector('[aria-label="Request preview"] [aria-label="URL"]');
+					if (!shown?.textContent?.includes('x')) return requestAnimationFrame(check);
+					const at = (globalThis as unknown as { __editorAt: number }).__editorAt;
+					const entries = performance
+						.getEntriesByType('resource')
+						.filter((e) => e.name.endsWith('.js'));
+					resolve({
+						interactive: performance.now(),
+						before: entries.filter((e) => e.startTime <= at).map((e) => e.name),
+						all: entries.map((e) => e.name)
+					});
+				};
+				check();
+			})
+	);
+	const size = async (urls: string[]) =>
+		(await Promise.all(urls.map((u) => scripts.get(u) ?? Promise.resolve(0)))).reduce(
+			(a, b) => a + b,
+			0
+		) / 1024;
+	const kb = await size(timing.before);
+	const allKb = await size(timing.all);
+	await context.close();
+	return { kb, allKb, interactive: timing.interactive };
+}
+
+/**
+ * A browser context for the benchmark. The probes are TypeScript functions run in the page; the
+ * loader that runs this file wraps named functions in a `__name` helper the page must have.
+ */
+async function newContext(
+	browser: Browser,
+	app: BenchApp,
+	cookie: string
+): Promise<BrowserContext> {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+	await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+	const [name, value] = cookie.split('=');
+	await context.addCookies([{ name, value, url: app.base }]);
+	return context;
 }
 
 /** Runs the editor benchmark and returns its table rows. */
 export async function benchEditor(): Promise<string[][]> {
 	const app = await startApp();
+	const floor = await startFloor();
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
 	});
 	try {
-		const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
 		const cookie = await app.login();
-		const [name, value] = cookie.split('=');
-		await context.addCookies([{ name, value, url: app.base }]);
-		// The profile editor: the page an admin works in (sidebar marks, draft kept, scenarios).
-		const created = await fetch(`${app.base}/api/profiles`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', origin: app.base, cookie },
-			body: JSON.stringify({ name: 'Benchmark' })
-		});
-		const { profile } = (await created.json()) as { profile: { id: string } };
-		const page = await context.newPage();
-		const scripts: Promise<number>[] = [];
-		page.on('response', (response) => {
-			if (!response.url().endsWith('.js')) return;
-			scripts.push(response.body().then((body) => gzipSync(body).length));
-		});
-		await page.goto(`${app.base}/profiles/${profile.id}/services/sendMessage`, {
-			waitUntil: 'networkidle'
-		});
-		const initialKb = (await Promise.all(scripts)).reduce((a, b) => a + b, 0) / 1024;
+		const cold = await coldLoad(app, browser, cookie);
 
-		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
-		await page.keyboard.type('https://sms.example.com/send?to=%sms_to%&q=');
-		await page.getByRole('button', { name: 'JSON body' }).click();
-		await installProbes(page);
-		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
-		await page.keyboard.press('End');
-		const ordinary = await typeAndMeasure(page, KEYSTROKES);
+		const context = await newContext(browser, app, cookie);
+		const editorPage = await openEditor(app, context, cookie);
+		const floorPage = await context.newPage();
+		await floorPage.goto(floor.base, { waitUntil: 'networkidle' });
 
-		const body = page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
-		await body.click();
-		await page.keyboard.press('Control+a');
-		// A paste, as an admin would bring a large body in (typing 1 MB is not a use case).
-		await body.evaluate(
-			(element, text) => {
-				const data = new DataTransfer();
-				data.setData('text/plain', text);
-				element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-			},
-			bigBody(1024 * 1024)
-		);
-		await page.waitForFunction(
-			() =>
-				Number(
-					/([0-9]+) bytes/.exec(
-						document.querySelector('[aria-label="Request preview"] .meta')?.textContent ?? ''
-					)?.[1]
-				) > 1e6,
-			null,
-			{ timeout: 60_000 }
-		);
-		// Typing into the body is measured, not the paste: the paste's own work (the lint of the
-		// whole template, garbage collection) is let settle, and a few keystrokes warm up first.
-		await page.keyboard.press('Control+End');
-		await page.waitForTimeout(1500);
-		await installProbes(page);
-		await typeAndMeasure(page, 5);
-		await installProbes(page);
-		const large = await typeAndMeasure(page, LARGE_KEYSTROKES);
+		const ours: Target = {
+			page: editorPage,
+			editor: '[aria-label="Post data (genericSmsSendPostData)"]',
+			root: '[aria-label="Request preview"] [aria-label="Body"]',
+			bare: false
+		};
+		const bare: Target = {
+			page: floorPage,
+			editor: '.cm-content',
+			root: '.cm-content',
+			bare: true
+		};
 
-		const row = (label: string, r: { latencies: number[]; longest: number }) => [
-			label,
-			ms(percentile(r.latencies, 50)),
-			ms(percentile(r.latencies, 95)),
-			ms(r.longest),
-			String(r.latencies.length)
-		];
-		return [
-			row('ordinary template (URL, JSON body)', ordinary),
-			row('1 MB JSON body', large),
-			['initial JavaScript of the editor page (gzip)', `${initialKb.toFixed(0)} KB`, '', '', '']
-		];
+		const rows: string[][] = [];
+		let round = 0;
+		for (const [label, bytes] of SIZES) {
+			// Each page in turn, in the foreground, with the same document.
+			await editorPage.bringToFront();
+			const a = await measureSize(ours, bytes, ++round);
+			await floorPage.bringToFront();
+			const b = await measureSize(bare, bytes, ++round);
+			const p = (r: TypingRun, key: keyof KeyTiming, q: number) =>
+				percentile(
+					r.keys.map((k) => k[key]),
+					q
+				);
+			const ratio = (x: number, y: number) => `${(x / y).toFixed(1)}×`;
+			for (const [who, r] of [
+				['editor page', a.typing],
+				['floor (bare CodeMirror)', b.typing]
+			] as const) {
+				rows.push([
+					`${label} · ${who}`,
+					ms(p(r, 'dom', 50)),
+					ms(p(r, 'dom', 95)),
+					ms(p(r, 'frame', 50)),
+					ms(p(r, 'frame', 95)),
+					ms(r.longTaskMs / r.keys.length),
+					ms(r.longest),
+					String(r.keys.length)
+				]);
+			}
+			rows.push([
+				`${label} · ratio`,
+				ratio(p(a.typing, 'dom', 50), p(b.typing, 'dom', 50)),
+				ratio(p(a.typing, 'dom', 95), p(b.typing, 'dom', 95)),
+				ratio(p(a.typing, 'frame', 50), p(b.typing, 'frame', 50)),
+				ratio(p(a.typing, 'frame', 95), p(b.typing, 'frame', 95)),
+				'',
+				'',
+				''
+			]);
+			if (bytes === 1024 * 1024) {
+				rows.push([
+					`paste of ${label} · editor page / floor`,
+					`${ms(a.paste.dom)} / ${ms(b.paste.dom)}`,
+					'',
+					`${ms(a.paste.frame)} / ${ms(b.paste.frame)}`,
+					'',
+					'',
+					'',
+					'1'
+				]);
+			}
+		}
+		rows.push([
+			'cold load: JavaScript (gzip) before the editors are there · until the first key is answered · time to that answer',
+			`${cold.kb.toFixed(0)} KB`,
+			`${cold.allKb.toFixed(0)} KB`,
+			ms(cold.interactive),
+			'',
+			'',
+			'',
+			''
+		]);
+		await context.close();
+		return rows;
 	} finally {
 		await browser.close();
+		floor.server.close();
 		await app.stop();
 	}
 }

@@ -15,53 +15,73 @@ function table(title: string, head: string[], rows: string[][]): void {
 	for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 }
 
+/** `npm run bench -- editor template`: only the named benchmarks; all of them without names. */
+const only = process.argv.slice(2);
+const runs = (name: string) => only.length === 0 || only.includes(name);
+
 console.log(`Node ${process.version}, ${new Date().toISOString()}`);
-table(
-	'Template expansion vs a naive single-regex replace (same input, same run)',
-	[
-		'template',
-		'tokenize+expand p50',
-		'p95',
-		'naive regex p50',
-		'ratio (ours / naive)',
-		'full request build p50',
-		'p95'
-	],
-	benchTemplate()
-);
+if (runs('template'))
+	table(
+		'Template expansion vs a naive single-regex replace (same input, same run)',
+		[
+			'template',
+			'tokenize+expand p50',
+			'p95',
+			'naive regex p50',
+			'ratio (ours / naive)',
+			'full request build p50',
+			'p95'
+		],
+		benchTemplate()
+	);
 
-table(
-	'XML export and import: 1 MB of templates and 10,000 kept unknown elements',
-	['profile', 'operation', 'p50', 'p95', 'runs'],
-	benchXml()
-);
+if (runs('xml'))
+	table(
+		'XML export and import: 1 MB of templates and 10,000 kept unknown elements',
+		['profile', 'operation', 'p50', 'p95', 'runs'],
+		benchXml()
+	);
 
-table(
-	"Command line: cold `provisioning-studio check`, wall time including Node's start (a new process each run)",
-	['case', 'p50', 'p95', 'min', 'goal', 'runs'],
-	await benchCli()
-);
+if (runs('cli'))
+	table(
+		"Command line: cold `provisioning-studio check`, wall time including Node's start (a new process each run)",
+		['case', 'p50', 'p95', 'min', 'goal', 'runs'],
+		await benchCli()
+	);
 
-table(
-	'Profile API under 20 concurrent clients, 10 s each, on SQLite and PostgreSQL (autocannon, built server)',
-	['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
-	await benchServer()
-);
+if (runs('server'))
+	table(
+		'Profile API under 20 concurrent clients, 10 s each, on SQLite and PostgreSQL (autocannon, built server)',
+		['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
+		await benchServer()
+	);
 
-table(
-	'Test calls: overhead over calling the loopback upstream directly, and 50 concurrent callers',
-	['case', 'p50', 'p99', 'throughput', 'calls'],
-	await benchTestCalls()
-);
+if (runs('test-calls'))
+	table(
+		'Test calls: overhead over calling the loopback upstream directly, and 50 concurrent callers',
+		['case', 'p50', 'p99', 'throughput', 'calls'],
+		await benchTestCalls()
+	);
 
-table(
-	'Push sandbox: sustained sends beside two floors, a 1,000-element multisend, RSS over 100,000 pushes',
-	['case', 'p50', 'p99 (RSS: after)', 'throughput', 'non-2xx + errors'],
-	await benchSandbox()
-);
+if (runs('sandbox'))
+	table(
+		'Push sandbox: sustained sends beside two floors, a 1,000-element multisend, RSS over 100,000 pushes',
+		['case', 'p50', 'p99 (RSS: after)', 'throughput', 'non-2xx + errors'],
+		await benchSandbox()
+	);
 
-table(
-	'Editor in Chromium: keystroke to updated preview',
-	['template', 'p50', 'p95', 'longest task', 'keystrokes'],
-	await benchEditor()
-);
+if (runs('editor'))
+	table(
+		'Editor in Chromium: real key presses at 15 a second into the Send Message JSON body, beside a bare CodeMirror floor',
+		[
+			'body · page',
+			'keydown → preview DOM p50',
+			'p95',
+			'keydown → next frame p50',
+			'p95',
+			'long tasks per key',
+			'longest task',
+			'keys'
+		],
+		await benchEditor()
+	);

@@ -203,6 +203,32 @@ test.describe('editor journeys', () => {
 		await expect(page.getByRole('note')).toHaveCount(0);
 	});
 
+	test('a long body is laid out as its preview is scrolled', async ({ page }) => {
+		await page.goto('/services/sendMessage');
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		const body = page.getByRole('textbox', { name: BODY_FIELD });
+		await body.click();
+		const text = `start|${'y'.repeat(20_000)}|middle|${'z'.repeat(20_000)}|end`;
+		await body.evaluate((element, value) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', value);
+			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+		}, text);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const shown = preview.getByLabel('Body', { exact: true });
+		await expect(preview).toContainText(`Body · ${text.length} bytes`);
+		await expect(shown).toContainText('start|');
+		await expect(shown).not.toContainText('|middle|');
+		// Scrolling to the end of what is laid out lays out more, until the whole is there.
+		for (const marker of ['|middle|', '|end']) {
+			await expect(async () => {
+				await shown.evaluate((element) => (element.scrollTop = element.scrollHeight));
+				await expect(shown).toContainText(marker, { timeout: 500 });
+			}).toPass();
+		}
+		await expect(preview).not.toContainText('Showing the first');
+	});
+
 	test('a large body is previewed from its start, counted whole, and shown whole on request', async ({
 		page
 	}) => {

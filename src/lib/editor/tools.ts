@@ -1,0 +1,32 @@
+import { autocompletion, closeBrackets, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { linter, lintKeymap } from '@codemirror/lint';
+import type { Extension } from '@codemirror/state';
+import { keymap } from '@codemirror/view';
+import { templateCompletions } from './completion';
+import { templateConfig } from './config';
+import { placeholderHover, placeholderInfoKeys } from './hover';
+import { templateDiagnostics } from './lint';
+
+/**
+ * The editing tools of a template editor, loaded just after it is mounted (`editingTools`): the
+ * undo history, closing brackets, the key bindings, completion, lint with quick fixes and the
+ * placeholder explanations (hover, Ctrl/Cmd+I, F1). They read the editor's `templateConfig`, so
+ * one set serves every field. Typed text is shown, and its placeholders marked, without them.
+ */
+export function templateTools(): Extension {
+	return [
+		history(),
+		closeBrackets(),
+		keymap.of([...completionKeymap, ...lintKeymap, ...historyKeymap, ...defaultKeymap]),
+		autocompletion({ override: [templateCompletions], activateOnTyping: true }),
+		linter((view) => templateDiagnostics(view.state), {
+			delay: 150,
+			// A field's configuration (its service, its encoding) changes what is wrong in it.
+			needsRefresh: (update) =>
+				update.startState.facet(templateConfig) !== update.state.facet(templateConfig)
+		}),
+		placeholderHover(),
+		placeholderInfoKeys()
+	];
+}
