@@ -31,7 +31,7 @@ function sender(replies: Reply[]) {
 					outcome = { kind: reply.fail, code: reply.code, message: `${reply.code} happened` };
 				} else {
 					const body = reply.body ?? '';
-					const headers = reply.type ? { 'content-type': reply.type } : {};
+					const headers: Record<string, string> = reply.type ? { 'content-type': reply.type } : {};
 					outcome = {
 						kind: 'answered',
 						status: reply.status,

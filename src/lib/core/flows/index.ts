@@ -1,5 +1,6 @@
 import { FLOWS, type FlowName } from '../catalogue/flows';
-import type { Settings, Values } from '../request';
+import { buildRequests, type Settings, type Values } from '../request';
+import { getService, keyOf } from '../catalogue';
 import { runContacts } from './contacts';
 import type { FlowRun, SendStep } from './model';
 import { runRegistration } from './registration';
@@ -22,6 +23,57 @@ export function missingInputs(flow: FlowName, values: Values): string[] {
 			if (value === undefined) return true;
 			return typeof value === 'string' ? value.trim() === '' : value.length === 0;
 		});
+}
+
+/**
+ * The services each flow calls, with the placeholders the flow fills itself (from the inputs or
+ * an earlier answer): every other placeholder a template uses must come from the values.
+ */
+export const FLOW_SERVICES: Record<FlowName, { service: string; fills: string[] }[]> = {
+	registration: [
+		{ service: 'phoneNumberVerifier', fills: ['phoneNumber'] },
+		{
+			service: 'extSSOProv',
+			fills: ['account[cloud_username]', 'account[cloud_password]', 'username', 'password']
+		}
+	],
+	sso: [
+		{ service: 'extSSOProv', fills: [] },
+		{ service: 'externalAuth', fills: ['username', 'password'] }
+	],
+	contacts: [
+		{ service: 'invitationAccepted', fills: [] },
+		{ service: 'smartContactNotification', fills: [] }
+	],
+	'send-message': [{ service: 'sendMessage', fills: [] }],
+	'app-start': [{ service: 'pushTokenReporter', fills: [] }]
+};
+
+/**
+ * The placeholders a flow's templates use that neither the values nor the flow give: asked for,
+ * never sent empty without a word. (The registration's page 2 ignores the SSO skip flag, so its
+ * template is checked even when the flag is set.)
+ */
+export function unsetPlaceholders(
+	flow: FlowName,
+	services: Partial<Record<string, Settings>>,
+	values: Values
+): { service: string; name: string }[] {
+	const unset: { service: string; name: string }[] = [];
+	for (const { service, fills } of FLOW_SERVICES[flow]) {
+		let settings = services[service] ?? {};
+		if (flow === 'registration' && service === 'extSSOProv') {
+			const flag = keyOf(getService(service), 'flag') ?? '';
+			settings = Object.fromEntries(Object.entries(settings).filter(([key]) => key !== flag));
+		}
+		const given: Values = { ...values };
+		for (const name of fills) given[name] ??= 'x';
+		for (const issue of buildRequests({ service, settings, values: given }).issues) {
+			const name = issue.code === 'missing_value' ? /^%(.+?)% /.exec(issue.message)?.[1] : null;
+			if (name) unset.push({ service, name });
+		}
+	}
+	return unset;
 }
 
 /** The flows run by {@link runFlow} (app start needs a push gateway, run by the server). */

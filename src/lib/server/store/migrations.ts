@@ -126,5 +126,22 @@ CREATE TABLE sandbox_pushes (
 );
 CREATE INDEX sandbox_pushes_sandbox ON sandbox_pushes(sandbox_id, id);
 `
+	},
+	{
+		version: 4,
+		name: 'flow runs kept per profile',
+		sql: `
+CREATE TABLE flow_runs (
+	id INTEGER PRIMARY KEY,
+	profile_id TEXT,
+	flow TEXT NOT NULL,
+	user_id INTEGER REFERENCES users(id),
+	at INTEGER NOT NULL,
+	ok INTEGER NOT NULL,
+	summary TEXT NOT NULL,
+	record TEXT NOT NULL
+);
+CREATE INDEX flow_runs_profile ON flow_runs(profile_id, id);
+`
 	}
 ];

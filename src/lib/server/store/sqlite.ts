@@ -15,6 +15,7 @@ import type {
 	SinkRow,
 	Store,
 	TestCallRow,
+	FlowRunRow,
 	User
 } from './types';
 
@@ -102,6 +103,20 @@ function testCall(row: Row): TestCallRow {
 		profileId: (row.profile_id as string | null) ?? null,
 		scenario: (row.scenario as string | null) ?? null,
 		at: row.at as number,
+		summary: row.summary as string,
+		record: (row.record as string | undefined) ?? ''
+	};
+}
+
+function flowRun(row: Row): FlowRunRow {
+	return {
+		id: row.id as number,
+		profileId: (row.profile_id as string | null) ?? null,
+		flow: row.flow as string,
+		userId: (row.user_id as number | null) ?? null,
+		userEmail: (row.user_email as string | null | undefined) ?? null,
+		at: row.at as number,
+		ok: row.ok === 1,
 		summary: row.summary as string,
 		record: (row.record as string | undefined) ?? ''
 	};
@@ -264,6 +279,18 @@ export function openSqliteStore(dataDir: string): Store {
 			 (SELECT id FROM test_calls WHERE user_id = ? AND service = ? ORDER BY id DESC LIMIT ?)`
 		).run(input.userId, input.service, input.userId, input.service, keep);
 		return testCall(q('SELECT * FROM test_calls WHERE id = ?').get(info.lastInsertRowid) as Row);
+	});
+
+	const addFlowRun = db.transaction((input: Omit<FlowRunRow, 'id' | 'userEmail'>, keep: number) => {
+		const info = q(
+			`INSERT INTO flow_runs (profile_id, flow, user_id, at, ok, summary, record)
+			 VALUES (@profileId, @flow, @userId, @at, @ok, @summary, @record)`
+		).run({ ...input, ok: input.ok ? 1 : 0 });
+		q(
+			`DELETE FROM flow_runs WHERE profile_id IS ? AND id NOT IN
+			 (SELECT id FROM flow_runs WHERE profile_id IS ? ORDER BY id DESC LIMIT ?)`
+		).run(input.profileId, input.profileId, keep);
+		return flowRun(q('SELECT * FROM flow_runs WHERE id = ?').get(info.lastInsertRowid) as Row);
 	});
 
 	// Pruning seeks the `keep`-th newest push in the index, so a batch costs the same however
@@ -464,6 +491,30 @@ export function openSqliteStore(dataDir: string): Store {
 			async get(id, userId) {
 				const row = q('SELECT * FROM test_calls WHERE id = ? AND user_id = ?').get(id, userId);
 				return row ? testCall(row as Row) : undefined;
+			}
+		},
+		flowRuns: {
+			async add(row, keep) {
+				return relaxed(() => addFlowRun(row, keep));
+			},
+			async list(profileId, limit) {
+				const rows = q(
+					`SELECT f.id, f.profile_id, f.flow, f.user_id, u.email AS user_email, f.at, f.ok, f.summary
+					 FROM flow_runs f LEFT JOIN users u ON u.id = f.user_id
+					 WHERE f.profile_id = ? ORDER BY f.id DESC LIMIT ?`
+				).all(profileId, limit) as Row[];
+				return rows.map((r) => {
+					const { record: _r, ...rest } = flowRun(r);
+					void _r;
+					return rest;
+				});
+			},
+			async get(id) {
+				const row = q(
+					`SELECT f.*, u.email AS user_email FROM flow_runs f
+					 LEFT JOIN users u ON u.id = f.user_id WHERE f.id = ?`
+				).get(id);
+				return row ? flowRun(row as Row) : undefined;
 			}
 		},
 		sinks: {
