@@ -418,3 +418,90 @@ describe('Send Message to several recipients', () => {
 		expect(answer.status).toBe(404);
 	});
 });
+
+describe('app start', () => {
+	const START = {
+		selector: '0123456789abcdef0123456789abcdef01234567:acct',
+		pushToken: 'dG9rZW4tYQ==',
+		pushappid: 'com.provider.app',
+		message: 'Hello from the flow'
+	};
+
+	function startDocument(): ProfileDocument {
+		return document({
+			pushTokenReporter: {
+				pushTokenReporterUrl: `${plain.url}/token?s=%selector%&t=%pushToken%&a=%pushappid%`
+			}
+		});
+	}
+
+	async function sandbox(settings: object = {}): Promise<{ id: string }> {
+		const made = await editor.client.json<{ sandbox: { id: string } }>('/api/sandboxes', {
+			method: 'POST',
+			json: { name: 'Flow device', ...settings }
+		});
+		expect(made.status).toBe(201);
+		return made.body.sandbox;
+	}
+
+	it('reports the token, then a NotifyTextMessage reaches the sandbox for that token and selector', async () => {
+		const box = await sandbox();
+		plain.answerNext({ status: 200 });
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: START,
+			sandboxId: box.id
+		});
+		expect(answer.body.ok).toBe(true);
+		expect(answer.body.steps!.map((s) => [s.service, s.contractRow.id])).toEqual([
+			['pushTokenReporter', 'pushTokenReported'],
+			['pushSend', 'incomingMessagePush']
+		]);
+		const pushes = await viewer.client.json<{ pushes: { body: string }[] }>(
+			`/api/sandboxes/${box.id}/pushes`
+		);
+		expect(pushes.body.pushes).toHaveLength(1);
+		expect(JSON.stringify(pushes.body.pushes[0])).toContain(START.selector);
+		expect(JSON.stringify(pushes.body.pushes[0])).toContain('Hello from the flow');
+	});
+
+	it('a failed report is silently ignored, counts as failed and is made again', async () => {
+		const box = await sandbox();
+		const before = plain.requests.length;
+		plain.answerNext({ status: 500 });
+		plain.answerNext({ status: 200 });
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: START,
+			sandboxId: box.id
+		});
+		expect(plain.requests.length).toBe(before + 2);
+		expect(answer.body.steps!.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['pushTokenRetried', 'ignored'],
+			['pushTokenReported', 'ok'],
+			['incomingMessagePush', 'ok']
+		]);
+	});
+
+	it('a push the gateway does not accept fails the last step with its verdict', async () => {
+		const box = await sandbox({ unregisteredTokens: [START.pushToken] });
+		plain.answerNext({ status: 200 });
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: START,
+			sandboxId: box.id
+		});
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps![1].decision.status).toBe('failed');
+		expect(answer.body.steps![1].verdicts!.elements[0].verdict).toBe('stop_sending');
+	});
+
+	it('asks for the sandbox', async () => {
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: START
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.missing).toEqual([{ name: 'sandboxId', service: null }]);
+	});
+});

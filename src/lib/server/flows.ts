@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { FLOW_NAMES, FLOWS, type ContractRow, type FlowName } from '$lib/core/catalogue';
 import {
 	missingInputs,
+	runAppStart,
 	runFlow,
 	unsetPlaceholders,
+	type SendPush,
 	type CoreFlowName,
 	type Decision,
 	type FlowRun,
@@ -17,6 +19,7 @@ import {
 	SECRET_MASK,
 	type ProfileDocument
 } from '$lib/core/profile';
+import type { PushHttpRequest } from '$lib/core/push';
 import type { Values } from '$lib/core/request';
 import type { Interpretation } from '$lib/core/response';
 import { declaredAccountKeys } from '$lib/core/xml/account';
@@ -24,6 +27,7 @@ import type { Actor } from './audit';
 import type { ServerContext } from './context';
 import type { PreviewRequest } from './preview';
 import { headDocument } from './profiles';
+import { PushSendError, sendComposedPush, type PushSendAnswer } from './push-send';
 import {
 	acquireSlot,
 	CallInputError,
@@ -46,7 +50,9 @@ export const FlowInputSchema = z
 	.object({
 		profileId: z.string().uuid().optional(),
 		document: ProfileDocumentSchema.optional(),
-		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({})
+		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
+		/** The push sandbox app start sends its push through. */
+		sandboxId: z.string().min(1).max(100).optional()
 	})
 	.refine((input) => (input.profileId === undefined) !== (input.document === undefined), {
 		message: 'Give either profileId (a saved profile) or document (an unsaved one), not both.'
@@ -57,9 +63,11 @@ export type FlowInput = z.infer<typeof FlowInputSchema>;
 export interface FlowStepView {
 	service: string;
 	/** The request as sent, secrets masked; null when none was sent. */
-	request: PreviewRequest | null;
+	request: PreviewRequest | PushHttpRequest | null;
 	/** The response as received (secrets masked); null when none came. */
-	response: ResponseEnvelope | null;
+	response: ResponseEnvelope | PushSendAnswer['response'];
+	/** A push's verdict per element (app start's push step). */
+	verdicts?: PushSendAnswer['verdicts'];
 	interpretation: Interpretation | null;
 	/** Why no response came (unreachable, refused by the policy, timed out, not sendable). */
 	error: { code: string; message: string } | null;
@@ -106,7 +114,12 @@ export function isFlowName(name: string): name is FlowName {
 	return (FLOW_NAMES as readonly string[]).includes(name);
 }
 
-type StepRecord = { request: PreviewRequest | null; result: CallResult | null; error?: string };
+type StepRecord = {
+	request: PreviewRequest | PushHttpRequest | null;
+	result: CallResult | null;
+	error?: string;
+	push?: PushSendAnswer;
+};
 
 function outcomeOf(result: CallResult): StepOutcome {
 	if ('error' in result) {
@@ -183,8 +196,16 @@ export async function runFlowRequest(
 	input: FlowInput,
 	appOrigins: string[]
 ): Promise<FlowRunView> {
-	if (flow === 'app-start') {
-		throw new FlowInputError(400, 'not_available', 'The app-start flow is not available yet.');
+	const sandbox = input.sandboxId ? await ctx.store.sandboxes.get(input.sandboxId) : undefined;
+	if (flow === 'app-start' && !sandbox) {
+		throw new FlowInputError(
+			input.sandboxId ? 404 : 400,
+			input.sandboxId ? 'not_found' : 'missing_values',
+			input.sandboxId
+				? 'No such sandbox.'
+				: 'App start sends its push through a sandbox: give sandboxId (one of GET /api/sandboxes).',
+			input.sandboxId ? {} : { missing: [{ name: 'sandboxId', service: null }] }
+		);
 	}
 	const document = await documentOf(ctx, input);
 	const values = valuesOf(document, input.values as Values);
@@ -224,20 +245,50 @@ export async function runFlowRequest(
 				};
 			}
 		};
-		run = await runFlow(flow as CoreFlowName, document.services, values, send);
+		const push: SendPush<StepRecord> = async (body) => {
+			try {
+				const answer = await sendComposedPush(
+					ctx,
+					actor,
+					{ endpoint: 'send', body, target: { kind: 'sandbox', sandboxId: sandbox!.id } },
+					appOrigins,
+					appOrigins[0]
+				);
+				const verdict = answer.verdicts?.elements[0];
+				return {
+					record: { request: answer.request, result: null, push: answer },
+					accepted: verdict?.verdict === 'accepted',
+					text: answer.error?.message ?? answer.verdicts?.summary ?? 'no answer.'
+				};
+			} catch (error) {
+				if (!(error instanceof PushSendError)) throw error;
+				return {
+					record: { request: null, result: null, error: error.code },
+					accepted: false,
+					text: error.message
+				};
+			}
+		};
+		run =
+			flow === 'app-start'
+				? await runAppStart(document.services, values, send, push)
+				: await runFlow(flow as CoreFlowName, document.services, values, send);
 	} finally {
 		release();
 	}
 	const steps = run.steps.map((s): FlowStepView => {
 		const result = s.record?.result ?? null;
 		const refused = s.record && !result ? s.record : null;
+		const pushed = s.record?.push;
 		return {
 			service: s.service,
 			request: s.record?.request ?? null,
-			response: result && 'response' in result ? result.response : null,
+			response: pushed ? pushed.response : result && 'response' in result ? result.response : null,
+			...(pushed ? { verdicts: pushed.verdicts } : {}),
 			interpretation: result && 'interpretation' in result ? result.interpretation : null,
-			error:
-				result && 'error' in result
+			error: pushed?.error
+				? { code: pushed.error.code, message: pushed.error.message }
+				: result && 'error' in result
 					? { code: result.error.code, message: result.error.message }
 					: refused?.error
 						? { code: refused.error, message: s.decision.text }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FLOW_ROWS } from '../catalogue';
 import { buildRequests, type BuiltRequest, type Settings, type Values } from '../request';
 import { interpretResponse } from '../response';
-import { missingInputs, runFlow, text, type SendStep, type StepOutcome } from '.';
+import { missingInputs, runAppStart, runFlow, text, type SendStep, type StepOutcome } from '.';
 
 /**
  * The flows over the real request builder and response interpreter: each reply is what a
@@ -341,5 +341,57 @@ describe('send message to several recipients', () => {
 
 	it('asks for recipients and a body', () => {
 		expect(missingInputs('send-message', { sms_to: [] })).toEqual(['sms_to', 'sms_body']);
+	});
+});
+
+describe('app start', () => {
+	const START: Values = { selector: 'abc:1', pushToken: 'tok', pushappid: 'app' };
+	const SERVICES = {
+		pushTokenReporter: { pushTokenReporterUrl: 'https://t.example.com/?s=%selector%' }
+	};
+
+	it('reports, then pushes a NotifyTextMessage to the reported token and selector', async () => {
+		const { send } = sender([{ status: 200 }]);
+		const bodies: Record<string, unknown>[] = [];
+		const run = await runAppStart(SERVICES, START, send, async (body) => {
+			bodies.push(body);
+			return { record: null as unknown as BuiltRequest, accepted: true, text: 'accepted' };
+		});
+		expect(run.ok).toBe(true);
+		expect(bodies[0]).toMatchObject({
+			verb: 'NotifyTextMessage',
+			DeviceToken: 'tok',
+			Selector: 'abc:1',
+			AppId: 'app'
+		});
+		expect(run.steps.map((s) => s.contractRow.id)).toEqual([
+			'pushTokenReported',
+			'incomingMessagePush'
+		]);
+	});
+
+	it('a failed report is made again; two failures send no push', async () => {
+		const { send, sent } = sender([{ status: 500 }, { status: 400 }]);
+		let pushed = false;
+		const run = await runAppStart(SERVICES, START, send, async () => {
+			pushed = true;
+			return { record: null as unknown as BuiltRequest, accepted: true, text: '' };
+		});
+		expect(sent).toHaveLength(2);
+		expect(pushed).toBe(false);
+		expect(run.ok).toBe(false);
+		expect(run.steps.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['pushTokenRetried', 'ignored'],
+			['pushTokenRetried', 'ignored']
+		]);
+	});
+});
+
+describe('the rows', () => {
+	it('every row is named by its own id and quotes the contract', () => {
+		for (const [id, row] of Object.entries(FLOW_ROWS)) {
+			expect(row.id).toBe(id);
+			expect(row.text.length).toBeGreaterThan(20);
+		}
 	});
 });

@@ -13,6 +13,7 @@ export * from './registration';
 export * from './sso';
 export * from './contacts';
 export * from './send-message';
+export * from './app-start';
 
 /** The inputs of a flow that the values lack (a name per input, as written in the values). */
 export function missingInputs(flow: FlowName, values: Values): string[] {
