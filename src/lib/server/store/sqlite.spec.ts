@@ -274,3 +274,27 @@ describe('sandboxes', () => {
 		expect(rawDb().prepare('SELECT COUNT(*) AS n FROM sandbox_pushes').get()).toEqual({ n: 0 });
 	});
 });
+
+describe('flow runs', () => {
+	it('keeps the newest runs of a profile, lists them newest first with who ran them', async () => {
+		const a = await user('runner@example.test');
+		const add = (profileId: string | null, at: number, ok: boolean) =>
+			store.flowRuns.add(
+				{ profileId, flow: 'sso', userId: a.id, at, ok, summary: '{}', record: `{"at":${at}}` },
+				2
+			);
+		await add('p1', 1, true);
+		await add('p1', 2, false);
+		const third = await add('p1', 3, true);
+		await add('p2', 4, true);
+		await add(null, 5, true);
+		const listed = await store.flowRuns.list('p1', 10);
+		expect(listed.map((r) => r.at)).toEqual([3, 2]);
+		expect(listed[0]).toMatchObject({ ok: true, userEmail: 'runner@example.test', flow: 'sso' });
+		expect(listed[1].ok).toBe(false);
+		expect(listed[0]).not.toHaveProperty('record');
+		expect((await store.flowRuns.list('p2', 10)).map((r) => r.at)).toEqual([4]);
+		expect((await store.flowRuns.get(third.id))?.record).toBe('{"at":3}');
+		expect(await store.flowRuns.get(999)).toBeUndefined();
+	});
+});
