@@ -178,5 +178,7 @@ export const FLOWS: Record<
 			{ name: 'pushToken', meaning: 'The push token the app reports.' },
 			{ name: 'pushappid', meaning: 'The application id that goes with the token.' }
 		]
+		// Optional: `pushTokenOther` with `platform` = platformA13 makes a first report with a
+		// null pushTokenOther, then one with the value; `message` and `sender` go into the push.
 	}
 };

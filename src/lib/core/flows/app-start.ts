@@ -88,26 +88,44 @@ export async function runAppStart<R>(
 	push: SendPush<R>
 ): Promise<FlowRun<R>> {
 	const steps: FlowStep<R>[] = [];
-	const plan = reporterPlan(services.pushTokenReporter ?? {}, values);
+	const settings = services.pushTokenReporter ?? {};
+	// Platform A 13+ may report first with a null pushTokenOther, then again with the value.
+	const later = text(values, 'pushTokenOther');
+	const twice = text(values, 'platform') === 'platformA13' && later !== '';
+	const reports = twice ? [{ ...values, pushTokenOther: '' }, values] : [values];
 	let reported = false;
-	for (const retry of [false, true]) {
-		const sent = await send(plan);
-		const answer = sent.results[0];
-		if (!answer) {
-			const decision: Decision = {
-				status: 'failed',
-				text: `${notCalled('Push Token Reporter', sent.issues)} The provider never learns the token.`,
-				shownToUser: null
-			};
-			steps.push(step<R>(plan, null, decision, 'pushTokenReported'));
-			return { ok: false, steps, result: {} };
-		}
-		const decision = decideReporter(answer.outcome, retry);
-		const row = decision.status === 'ok' ? 'pushTokenReported' : 'pushTokenRetried';
-		steps.push(step(plan, answer.record, decision, row));
-		if (decision.status === 'ok') {
-			reported = true;
-			break;
+	for (const [index, report] of reports.entries()) {
+		const plan = reporterPlan(settings, report);
+		const first = twice && index === 0;
+		reported = false;
+		for (const retry of [false, true]) {
+			const sent = await send(plan);
+			const answer = sent.results[0];
+			if (!answer) {
+				const decision: Decision = {
+					status: 'failed',
+					text: `${notCalled('Push Token Reporter', sent.issues)} The provider never learns the token.`,
+					shownToUser: null
+				};
+				steps.push(step<R>(plan, null, decision, 'pushTokenReported'));
+				return { ok: false, steps, result: {} };
+			}
+			const decision = decideReporter(answer.outcome, retry);
+			if (first && decision.status === 'ok') {
+				decision.text +=
+					' This first report carries a null pushTokenOther; the app reports again with the value.';
+			}
+			const row =
+				decision.status !== 'ok'
+					? 'pushTokenRetried'
+					: first
+						? 'pushTokenLater'
+						: 'pushTokenReported';
+			steps.push(step(plan, answer.record, decision, row));
+			if (decision.status === 'ok') {
+				reported = true;
+				break;
+			}
 		}
 	}
 	if (!reported) return { ok: false, steps, result: {} };

@@ -395,3 +395,34 @@ describe('the rows', () => {
 		}
 	});
 });
+
+describe('app start on platform A 13+', () => {
+	it('reports first with a null pushTokenOther, then with the value', async () => {
+		const { send, sent } = sender([{ status: 200 }, { status: 200 }]);
+		const run = await runAppStart(
+			{
+				pushTokenReporter: {
+					pushTokenReporterUrl: 'https://t.example.com/?s=%selector%&o=%pushTokenOther%'
+				}
+			},
+			{
+				selector: 's:1',
+				pushToken: 't',
+				pushappid: 'a',
+				pushTokenOther: 'other',
+				platform: 'platformA13'
+			},
+			send,
+			async () => ({ record: null as unknown as BuiltRequest, accepted: true, text: 'accepted' })
+		);
+		expect(sent.map((s) => s.request.url)).toEqual([
+			'https://t.example.com/?s=s%3A1&o=',
+			'https://t.example.com/?s=s%3A1&o=other'
+		]);
+		expect(run.steps.map((s) => s.contractRow.id)).toEqual([
+			'pushTokenLater',
+			'pushTokenReported',
+			'incomingMessagePush'
+		]);
+	});
+});
