@@ -259,7 +259,7 @@ describe('SSO sign-in', () => {
 		secure.answerNext({
 			status: 200,
 			headers: XML_TYPE,
-			body: '<account><username>sip-1</username></account>'
+			body: '<account><username>sip-1</username><password>doc-secret-9</password></account>'
 		});
 		secure.answerNext({
 			status: 200,
@@ -268,7 +268,7 @@ describe('SSO sign-in', () => {
 		});
 		const answer = await run(editor.client, 'sso', { document: ssoDocument(), values: DEVICE });
 		expect(answer.body.ok).toBe(true);
-		expect(secure.requests[before + 1].url).toBe('/auth?u=sip-1&p=dev-secret');
+		expect(secure.requests[before + 1].url).toBe('/auth?u=sip-1&p=doc-secret-9');
 		expect(answer.body.steps!.map((s) => s.contractRow.id)).toEqual([
 			'ssoLegacyCredentials',
 			'ssoAuthenticated'
@@ -284,7 +284,10 @@ describe('SSO sign-in', () => {
 				impaired: []
 			}
 		});
+		// The device password and the one the account document answered are masked throughout.
 		expect(JSON.stringify(answer.body)).not.toContain('dev-secret');
+		expect(JSON.stringify(answer.body)).not.toContain('doc-secret-9');
+		expect(answer.body.steps![0].response!.body).toContain('<username>sip-1</username>');
 	});
 
 	it('an http: External Authentication URL is not called, and what stops working is said', async () => {

@@ -20,7 +20,8 @@ import {
 	type ProfileDocument
 } from '$lib/core/profile';
 import type { PushHttpRequest } from '$lib/core/push';
-import type { Values } from '$lib/core/request';
+import { maskSecretsIn, secretForms, type Values } from '$lib/core/request';
+import { readAccountTags } from '$lib/core/response';
 import type { Interpretation } from '$lib/core/response';
 import { declaredAccountKeys } from '$lib/core/xml/account';
 import type { Actor } from './audit';
@@ -276,7 +277,7 @@ export async function runFlowRequest(
 	} finally {
 		release();
 	}
-	const steps = run.steps.map((s): FlowStepView => {
+	let steps = run.steps.map((s): FlowStepView => {
 		const result = s.record?.result ?? null;
 		const refused = s.record && !result ? s.record : null;
 		const pushed = s.record?.push;
@@ -298,6 +299,21 @@ export async function runFlowRequest(
 			contractRow: s.contractRow
 		};
 	});
+	// What one step masks another may show: a PIN the verifier echoes, the password an account
+	// document answers (sent masked in the next step), a device password.
+	const secrets = secretForms([
+		...Object.entries(values).flatMap(([key, value]) =>
+			(isSecretKey(key) || key === 'pin') && typeof value === 'string' ? [value] : []
+		),
+		...steps.flatMap((s) => {
+			const body = s.interpretation?.action.kind === 'provisioningAccount' ? s.response : null;
+			const text = body && 'bodyEncoding' in body ? body.body : '';
+			const password = text ? readAccountTags(text, [])?.password : null;
+			return password ? [password] : [];
+		})
+	]);
+	steps = maskSecretsIn(steps, secrets);
+	const result = maskSecretsIn(run.result, secrets);
 	const summary: Omit<FlowRunSummary, 'id' | 'flow' | 'at' | 'ok' | 'by'> = {
 		steps: steps.map((s) => ({ service: s.service, status: s.decision.status }))
 	};
@@ -309,11 +325,11 @@ export async function runFlowRequest(
 			at: Date.now(),
 			ok: run.ok,
 			summary: JSON.stringify(summary),
-			record: JSON.stringify({ steps, result: run.result })
+			record: JSON.stringify({ steps, result })
 		},
 		FLOW_RUNS_KEEP
 	);
-	return { id: row.id, flow, ok: run.ok, steps, result: run.result };
+	return { id: row.id, flow, ok: run.ok, steps, result };
 }
 
 /** A profile's runs, newest first. */
