@@ -184,6 +184,22 @@ describe('registration wizard (States table)', () => {
 		});
 	});
 
+	it('runs from a provider’s CI with an API token, and the run is listed', async () => {
+		const created = await editor.client.json<{ token: string }>('/api/tokens', {
+			method: 'POST',
+			json: { name: 'ci' }
+		});
+		expect(created.status).toBe(201);
+		const ci = new Client(server, created.body.token);
+		plain.answerNext({ status: 200 });
+		secure.answerNext({ status: 200 });
+		const answer = await run(ci, 'registration', { profileId, values: WIZARD });
+		expect(answer.status).toBe(200);
+		expect(answer.body.ok).toBe(true);
+		const listed = await ci.json<Answer>(`/api/profiles/${profileId}/flows`);
+		expect(listed.body.runs![0]).toMatchObject({ id: answer.body.id, by: editor.email, ok: true });
+	});
+
 	it('an unsaved document runs the same way, and the PIN is asked for when missing', async () => {
 		const missing = await run(editor.client, 'registration', {
 			document: registrationDocument(),
