@@ -12,3 +12,4 @@ export * from './placement';
 export * from './labels';
 export * from './account-keys';
 export * from './push-settings';
+export * from './flows';

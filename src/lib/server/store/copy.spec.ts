@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
 import { compareStores, copyStore } from './copy';
+import { MIGRATIONS, migrate } from './migrations';
 import type { Backend } from './kysely';
 import { openPostgresStore, postgresBackend, sqliteBackend, SQLITE_FILE } from './open';
 
@@ -71,6 +72,20 @@ describe('copyStore', { timeout: 30_000 }, () => {
 
 		const url = await emptyDatabase();
 		const { source, target } = backends(url);
+		// Tables newer than the data directory get a row too, once its schema is brought up to date.
+		await migrate(source.db, source.dialect);
+		await source.db
+			.insertInto('flow_runs')
+			.values({
+				profile_id: 'acme',
+				flow: 'sso',
+				user_id: 1,
+				at: 1,
+				ok: 1,
+				summary: '{}',
+				record: '{}'
+			})
+			.execute();
 		const report = await copyStore(source, target);
 		expect(report.tables.find((t) => t.table === 'audit_log')?.rows).toBe(1202);
 		expect(report.tables.every((t) => t.rows > 0)).toBe(true);
@@ -149,9 +164,10 @@ describe('the command-line tools', { timeout: 60_000 }, () => {
 	it('npm run migrate brings PostgreSQL up to date, once', async () => {
 		const url = await emptyDatabase();
 		const first = await tool('migrate.ts', [], { DATABASE_URL: url });
-		expect(first.stdout).toMatch(/applied 3 migration\(s\); schema version 3/);
+		const latest = MIGRATIONS.length;
+		expect(first.stdout).toContain(`applied ${latest} migration(s); schema version ${latest}`);
 		const again = await tool('migrate.ts', [], { DATABASE_URL: url });
-		expect(again.stdout).toMatch(/already up to date; schema version 3/);
+		expect(again.stdout).toContain(`already up to date; schema version ${latest}`);
 	});
 
 	it('npm run db:copy copies a data directory and says it compared every row', async () => {

@@ -211,6 +211,29 @@ export const MIGRATIONS: readonly Migration[] = [
 				.columns(['sandbox_id', 'id'])
 				.execute();
 		}
+	},
+	{
+		version: 4,
+		name: 'flow runs kept per profile',
+		async up(db, dialect) {
+			const { int, id } = types(dialect);
+			await db.schema
+				.createTable('flow_runs')
+				.addColumn('id', int, id)
+				.addColumn('profile_id', 'text')
+				.addColumn('flow', 'text', (c) => c.notNull())
+				.addColumn('user_id', int, (c) => c.references('users.id'))
+				.addColumn('at', int, (c) => c.notNull())
+				.addColumn('ok', 'integer', (c) => c.notNull())
+				.addColumn('summary', 'text', (c) => c.notNull())
+				.addColumn('record', 'text', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createIndex('flow_runs_profile')
+				.on('flow_runs')
+				.columns(['profile_id', 'id'])
+				.execute();
+		}
 	}
 ];
 

@@ -116,6 +116,17 @@ export interface SandboxPushesTable {
 	record: string;
 }
 
+export interface FlowRunsTable {
+	id: Generated<number>;
+	profile_id: string | null;
+	flow: string;
+	user_id: number | null;
+	at: number;
+	ok: number;
+	summary: string;
+	record: string;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -136,6 +147,7 @@ export interface Tables {
 	sink_requests: SinkRequestsTable;
 	sandboxes: SandboxesTable;
 	sandbox_pushes: SandboxPushesTable;
+	flow_runs: FlowRunsTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -158,5 +170,6 @@ export const DATA_TABLES: readonly {
 	{ table: 'sinks', key: ['key'], identity: false },
 	{ table: 'sink_requests', key: ['id'], identity: true },
 	{ table: 'sandboxes', key: ['id'], identity: false },
-	{ table: 'sandbox_pushes', key: ['id'], identity: true }
+	{ table: 'sandbox_pushes', key: ['id'], identity: true },
+	{ table: 'flow_runs', key: ['id'], identity: true }
 ];

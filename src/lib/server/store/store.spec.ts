@@ -178,6 +178,7 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			const tables = [
 				'api_tokens',
 				'audit_log',
+				'flow_runs',
 				'profiles',
 				'revisions',
 				'sandbox_pushes',
@@ -417,6 +418,38 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			expect(await db.query('SELECT id FROM sandbox_pushes')).toEqual([]);
 		});
 	});
+
+	describe('flow runs', () => {
+		it('keeps the newest runs of a profile, lists them newest first with who ran them', async () => {
+			const a = await user('runner@example.test');
+			const add = (profileId: string | null, at: number, ok: boolean) =>
+				store.flowRuns.add(
+					{ profileId, flow: 'sso', userId: a.id, at, ok, summary: '{}', record: `{"at":${at}}` },
+					2
+				);
+			await add('p1', 1, true);
+			await add('p1', 2, false);
+			const third = await add('p1', 3, true);
+			await add('p2', 4, true);
+			await add(null, 5, true);
+			await add(null, 6, true);
+			await add(null, 7, true);
+			const listed = await store.flowRuns.list('p1', 10);
+			expect(listed.map((r) => r.at)).toEqual([3, 2]);
+			expect(listed[0]).toMatchObject({ ok: true, userEmail: 'runner@example.test', flow: 'sso' });
+			expect(listed[1].ok).toBe(false);
+			expect(listed[0]).not.toHaveProperty('record');
+			expect((await store.flowRuns.list('p2', 10)).map((r) => r.at)).toEqual([4]);
+			expect((await store.flowRuns.get(third.id))?.record).toBe('{"at":3}');
+			expect((await store.flowRuns.get(third.id))?.userEmail).toBe('runner@example.test');
+			expect(await store.flowRuns.get(999)).toBeUndefined();
+			expect(
+				(await db.query('SELECT at FROM flow_runs WHERE profile_id IS NULL ORDER BY at')).map((r) =>
+					Number(r.at)
+				)
+			).toEqual([6, 7]);
+		});
+	});
 });
 
 describe('SQLite specifics', () => {
@@ -484,7 +517,8 @@ describe('SQLite specifics', () => {
 			await store.ready();
 			const now = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
 			try {
-				expect(dump(now)).toEqual(rows);
+				// Every row kept; tables of later migrations are there, empty.
+				expect(dump(now)).toEqual({ ...rows, flow_runs: [] });
 			} finally {
 				now.close();
 			}
@@ -523,14 +557,14 @@ describe('SQLite specifics', () => {
 			expect(after.pragma('user_version', { simple: true })).toBe(LATEST);
 			expect(
 				after.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()
-			).toEqual([1, 2, 3]);
-			expect(
-				after
-					.prepare(
-						"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"
-					)
-					.all()
-			).toEqual(schema);
+			).toEqual(MIGRATIONS.map((m) => m.version));
+			// The old schema is kept as it was; only later migrations' tables are added beside it.
+			const added = after
+				.prepare(
+					"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"
+				)
+				.all() as { name: string }[];
+			expect(added.filter((o) => !o.name.startsWith('flow_runs'))).toEqual(schema);
 		} finally {
 			after.close();
 		}

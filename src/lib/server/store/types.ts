@@ -122,6 +122,23 @@ export interface TestCallRow {
 	record: string;
 }
 
+/**
+ * One run of a flow: who ran it, when, whether it went as the contract wants, and `summary` and
+ * `record` as JSON (the steps with secrets masked), written and read by the flows module.
+ */
+export interface FlowRunRow {
+	id: number;
+	profileId: string | null;
+	flow: string;
+	userId: number | null;
+	/** The email of the user who ran it (read from the users table). */
+	userEmail?: string | null;
+	at: number;
+	ok: boolean;
+	summary: string;
+	record: string;
+}
+
 /** An echo sink: `answer` is JSON (status, content type, body), set by its users. */
 export interface SinkRow {
 	key: string;
@@ -230,6 +247,13 @@ export interface Store {
 			limit: number
 		): Promise<Omit<TestCallRow, 'record'>[]>;
 		get(id: number, userId: number): Promise<TestCallRow | undefined>;
+	};
+	flowRuns: {
+		/** Adds a run and keeps only the newest `keep` of its profile (or of unsaved documents). */
+		add(row: Omit<FlowRunRow, 'id' | 'userEmail'>, keep: number): Promise<FlowRunRow>;
+		/** A profile's runs, newest first, without records. */
+		list(profileId: string, limit: number): Promise<Omit<FlowRunRow, 'record'>[]>;
+		get(id: number): Promise<FlowRunRow | undefined>;
 	};
 	sinks: {
 		create(row: SinkRow): Promise<SinkRow>;

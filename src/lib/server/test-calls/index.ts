@@ -2,6 +2,8 @@
 export { TestCallInputSchema, resolveCall, CallInputError, type TestCallInput } from './input';
 export {
 	runTestCall,
+	sendBuild,
+	acquireSlot,
 	cancelCall,
 	TooManyCallsError,
 	type TestCallAnswer,

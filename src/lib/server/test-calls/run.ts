@@ -5,6 +5,7 @@ import {
 	redactRequest,
 	secretForms,
 	shownOrigin,
+	type BuildInput,
 	type BuiltRequest,
 	type Values
 } from '$lib/core/request';
@@ -185,7 +186,7 @@ function secretValues(values: Values): string[] {
 async function callOne(
 	ctx: ServerContext,
 	actor: Actor,
-	call: ResolvedCall,
+	build: BuildInput & { service: string },
 	request: BuiltRequest,
 	forms: readonly string[],
 	appOrigins: string[],
@@ -198,7 +199,7 @@ async function callOne(
 	const started = performance.now();
 	const origin = shownOrigin(request);
 	const audit = (details: Record<string, string | number | null>) =>
-		recordAudit(ctx.store, actor, 'test_call', call.build.service, maskSecretsIn(details, forms));
+		recordAudit(ctx.store, actor, 'test_call', build.service, maskSecretsIn(details, forms));
 	// A cancelled call sends none of its remaining requests (a sink's included).
 	if (signal.aborted) {
 		const message = `${request.method} ${shown.url}: cancelled before it was sent.`;
@@ -211,7 +212,7 @@ async function callOne(
 					{ ...request, shownUrl: redacted.url },
 					{ ...outboundConfig(), signal }
 				).then((r): ReceivedResponse => ({ ...r, received: r.rawBytes, via: 'network' }));
-		const result = envelope(call.build.service, received, call.build.values, forms);
+		const result = envelope(build.service, received, build.values, forms);
 		await audit({
 			method: request.method,
 			origin,
@@ -246,6 +247,48 @@ async function callOne(
 export class TooManyCallsError extends Error {}
 
 /**
+ * Builds and sends every request of a build in turn, as a test call does (a flow's steps too):
+ * secrets masked in everything answered, a request that cannot be sent as written refused with
+ * a {@link CallInputError} before anything is sent.
+ */
+export async function sendBuild(
+	ctx: ServerContext,
+	actor: Actor,
+	build: BuildInput & { service: string },
+	appOrigins: string[],
+	signal: AbortSignal
+): Promise<TestCallAnswer> {
+	const built = buildRequests(build);
+	// Every form of every secret this call carries: sent (encoded, hashed) or typed.
+	const forms = secretForms([
+		...built.requests.flatMap((r) => redactRequest(r).secrets),
+		...secretValues(build.values)
+	]);
+	// Issues quote expanded URLs and headers: they are answered and kept with secrets masked.
+	const issues = maskSecretsIn(built.issues, forms);
+	// A header that cannot be sent as written, or a URL the caller refuses, refuses the whole
+	// call: sending it anyway would test something else than what the caller does.
+	const broken = issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
+	if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
+	const calls: CallResult[] = [];
+	for (const request of built.requests) {
+		calls.push(await callOne(ctx, actor, build, request, forms, appOrigins, signal));
+	}
+	return { calls, issues };
+}
+
+/** Takes one of the user's in-flight slots, or throws {@link TooManyCallsError}. */
+export function acquireSlot(userId: number): () => void {
+	outboundConfig();
+	if (!inFlight!.acquire(userId)) {
+		throw new TooManyCallsError(
+			`You have ${inFlight!.max} test calls running; wait for one to finish.`
+		);
+	}
+	return () => inFlight!.release(userId);
+}
+
+/**
  * Builds and sends every request of a call in turn. `appOrigins` are the origins under which
  * this app is reached (its sinks are called inside the app).
  */
@@ -256,34 +299,13 @@ export async function runTestCall(
 	appOrigins: string[],
 	callId: string | undefined
 ): Promise<TestCallAnswer> {
-	outboundConfig();
-	if (!inFlight!.acquire(actor.id)) {
-		throw new TooManyCallsError(
-			`You have ${inFlight!.max} test calls running; wait for one to finish.`
-		);
-	}
+	const release = acquireSlot(actor.id);
 	const controller = new AbortController();
 	if (callId) running.set(runningKey(actor.id, callId), controller);
 	try {
-		const built = buildRequests(call.build);
-		// Every form of every secret this call carries: sent (encoded, hashed) or typed.
-		const forms = secretForms([
-			...built.requests.flatMap((r) => redactRequest(r).secrets),
-			...secretValues(call.build.values)
-		]);
-		// Issues quote expanded URLs and headers: they are answered and kept with secrets masked.
-		const issues = maskSecretsIn(built.issues, forms);
-		// A header that cannot be sent as written, or a URL the caller refuses, refuses the whole
-		// call: sending it anyway would test something else than what the caller does.
-		const broken = issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
-		if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
-		const calls: CallResult[] = [];
-		for (const request of built.requests) {
-			calls.push(await callOne(ctx, actor, call, request, forms, appOrigins, controller.signal));
-		}
-		return { calls, issues };
+		return await sendBuild(ctx, actor, call.build, appOrigins, controller.signal);
 	} finally {
 		if (callId) running.delete(runningKey(actor.id, callId));
-		inFlight!.release(actor.id);
+		release();
 	}
 }
