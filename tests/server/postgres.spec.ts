@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
+import { MIGRATIONS } from '../../src/lib/server/store/migrations';
 import { ADMIN, ADMIN_ENV, createProfile, profileDocument, sleep } from '../helpers/fixtures';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
 
@@ -63,7 +64,9 @@ describe('the app on PostgreSQL', () => {
 
 	it('keeps its data in PostgreSQL, with the migrations recorded once', async () => {
 		expect(await query('SELECT email FROM users')).toEqual([{ email: ADMIN.email }]);
-		expect((await query('SELECT version FROM schema_migrations ORDER BY version')).length).toBe(3);
+		expect((await query('SELECT version FROM schema_migrations ORDER BY version')).length).toBe(
+			MIGRATIONS.length
+		);
 	});
 
 	it('lands exactly one of two saves on the same base made through two app processes', async () => {
