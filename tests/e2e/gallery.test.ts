@@ -131,10 +131,7 @@ test.describe('the gallery in the editor', () => {
 				);
 				expect(overflow).toBeLessThanOrEqual(0);
 				await expectAccessible(page);
-				await page.screenshot({
-					path: `test-results/gallery-${width}-${scheme}.png`,
-					fullPage: true
-				});
+				await gallery.screenshot({ path: `test-results/gallery-${width}-${scheme}.png` });
 			});
 		}
 	}
