@@ -117,6 +117,40 @@ test.describe('the gallery in the editor', () => {
 		await expect(page.getByRole('option', { name: /%account\[apiKey\]%/ })).toBeVisible();
 	});
 
+	test('a test call names the answer shape and warns of an error answered with HTTP 200', async ({
+		page
+	}) => {
+		await page.goto('/sinks');
+		const sinkName = uniqueName('Error flag sink');
+		await page.getByLabel('Name', { exact: true }).fill(sinkName);
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
+		await page.getByLabel('Status').fill('200');
+		await page.getByLabel('Content type').fill('application/json');
+		await page
+			.getByLabel('Body')
+			.fill('{"response": {"error": 1, "description": "Insufficient credit"}}');
+		await page.getByRole('button', { name: 'Save the answer' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'now answers 200' })).toBeVisible();
+		const address = (await page.locator('code').first().textContent())!;
+
+		const id = await createProfile(page, uniqueName('Gallery'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+		await page.keyboard.type(`${address}send?to=%sms_to%`);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+Enter');
+
+		const caller = page
+			.getByRole('region', { name: 'Test call' })
+			.getByRole('region', { name: 'What the caller does' });
+		await expect(caller).toContainText('Success');
+		await expect(caller).toContainText('Answer shape: An error flag in the body');
+		await expect(caller).toContainText(
+			'The body reports an error (error = 1, “Insufficient credit”) with HTTP 200'
+		);
+	});
+
 	for (const width of [390, 1440]) {
 		for (const scheme of ['light', 'dark'] as const) {
 			test(`fits ${width} px wide, ${scheme}, and is accessible`, async ({ page }) => {

@@ -64,7 +64,7 @@ export function matchAnswerShape(
 	const errorFlag = errorFlagOf(parsed);
 	if (errorFlag) {
 		if (ok && reportsError(errorFlag.value)) {
-			const said = errorFlag.description ? ` (“${errorFlag.description}”)` : '';
+			const said = errorFlag.description ? `, “${errorFlag.description}”` : '';
 			issues.push({
 				code: 'error_flag_with_2xx',
 				severity: 'warning',
