@@ -121,6 +121,7 @@ export async function sendLive(
 			status: response.status,
 			success: interpretation.success,
 			summary: interpretation.summary,
+			...(interpretation.shape ? { shape: interpretation.shape.shape.id } : {}),
 			ms: Math.round(performance.now() - started)
 		},
 		findings,

@@ -41,6 +41,8 @@ export interface LiveOutcome {
 	/** What the caller does, in one sentence (the interpretation's summary). */
 	summary?: string;
 	success?: boolean;
+	/** Send Message: the answer shape the interpreter matched (`json-sms-id`, `error-flag`, …). */
+	shape?: string;
 	/** The transport failure, when nothing came back. */
 	error?: { code: string; message: string };
 	ms: number;

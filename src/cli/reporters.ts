@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { settingLabel } from '$lib/core/catalogue';
+import { ANSWER_SHAPES, type AnswerShapeId } from '$lib/core/catalogue/answer-shapes';
 import { atLeast, type CheckReport, type FileResult, type Finding } from './model';
 
 /**
@@ -119,7 +120,11 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				const which = r.requests[i]?.recipient ? ` to ${r.requests[i].recipient}` : '';
 				const what = l.error
 					? c.red(`not answered: ${l.error.message}`)
-					: `${l.status} → ${l.success ? c.green(l.summary ?? '') : c.red(l.summary ?? '')}`;
+					: `${l.status} → ${l.success ? c.green(l.summary ?? '') : c.red(l.summary ?? '')}${
+							l.shape && l.shape in ANSWER_SHAPES
+								? ` ${c.dim(`(answer shape: ${ANSWER_SHAPES[l.shape as AnswerShapeId].label})`)}`
+								: ''
+						}`;
 				out.push(
 					`  ${c.dim('live')}    ${r.service} with "${r.scenario}"${which}: ${what} ${c.dim(`(${l.ms} ms)`)}`
 				);

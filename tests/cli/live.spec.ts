@@ -116,6 +116,36 @@ describe('check --live', () => {
 		expect(bad.stderr).toContain('is not <service>:<field>=<value>');
 	});
 
+	it('names the answer shape, and warns of an error the platform reads as a success', async () => {
+		const file = profile('flag', `${upstream.url}/send`);
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"response": {"error": 1, "description": "Insufficient credit"}}'
+		});
+		const result = await run(['check', '--live', file], { env: ALLOW });
+		// The platform reads it as a success: a warning, not an error, unless --fail-on says so.
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain('answer shape: An error flag in the body');
+		expect(result.stdout).toMatch(
+			/warning +Live answer 200: The body reports an error \(error = 1/
+		);
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"response": {"error": 1, "description": "Insufficient credit"}}'
+		});
+		const strict = await run(['check', '--live', file, '--fail-on', 'warning'], { env: ALLOW });
+		expect(strict.code).toBe(1);
+		// The shape is a field of the interpretation, for --expect.
+		const shaped = await run(
+			['check', '--live', file, '--expect', 'sendMessage:shape.shape.id=json-sms-id'],
+			{ env: ALLOW }
+		);
+		expect(shaped.code).toBe(0);
+		expect(shaped.stdout).toContain('answer shape: JSON {"sms_id": …}');
+	});
+
 	it('masks a secret the server echoes back', async () => {
 		// Over https (over plain http the platform itself sends the password as ****).
 		const tls = await startUpstream({ tls: true });

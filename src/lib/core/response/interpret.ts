@@ -5,6 +5,7 @@ import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat }
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
 import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
+import { matchAnswerShape, type ShapeMatch } from './shapes';
 
 /**
  * The response interpreter: status, headers and body become what the caller does, per the
@@ -45,6 +46,11 @@ export interface Interpretation {
 	/** The exact text shown to the user, or null when nothing is shown. */
 	shownToUser: string | null;
 	issues: Issue[];
+	/**
+	 * Send Message only: which of the answer shapes seen in practice the answer matched (its
+	 * issues say where the platform reads it otherwise than the provider means it).
+	 */
+	shape?: ShapeMatch;
 }
 
 /** Values the interpretation needs from the request (the defaults of External Authentication). */
@@ -330,6 +336,21 @@ export function interpretResponse(
 			issues
 		};
 	}
+	const shape =
+		service.responseBody === 'smsId'
+			? matchAnswerShape(input.status, header(input, 'content-type'), input.body, issues)
+			: undefined;
+	const result = judge(service, input, rule, context, issues);
+	return shape ? { ...result, shape } : result;
+}
+
+function judge(
+	service: Service,
+	input: ResponseInput,
+	rule: string,
+	context: InterpretContext,
+	issues: Issue[]
+): Interpretation {
 	if (!isSuccessStatus(service, input.status)) {
 		if (service.success.status.kind === 'exact' && input.status >= 200 && input.status < 300) {
 			issues.push({
