@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
@@ -83,7 +85,15 @@ function sse(response: Response) {
 beforeAll(async () => {
 	cluster = await startCluster();
 	url = await cluster.createDatabase('studio');
-	const env = { ...ADMIN_ENV, DATABASE_URL: url, SECRET_KEY };
+	const env = {
+		...ADMIN_ENV,
+		DATABASE_URL: url,
+		SECRET_KEY,
+		// Test calls may reach this file's upstream on 127.0.0.1, two at a time per user.
+		OUTBOUND_ALLOW: '127.0.0.1/32',
+		OUTBOUND_PORTS: '1024-65535',
+		OUTBOUND_MAX_IN_FLIGHT: '2'
+	};
 	// One after the other: the first creates the admin.
 	a = await startServer({ env });
 	b = await startServer({ env });
@@ -204,6 +214,47 @@ describe('the app on PostgreSQL', () => {
 			"SELECT COUNT(*)::int AS n FROM rate_limits WHERE key LIKE 'login_user_ip:guessing@%'"
 		);
 		expect(n).toBe(1);
+	});
+
+	it("counts a user's test calls running on both processes against one limit", async () => {
+		// An upstream that holds every request until told to answer.
+		const held: ServerResponse[] = [];
+		const upstream = createServer((_request, response) => void held.push(response));
+		await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+		const { port } = upstream.address() as AddressInfo;
+		const call = (client: Client) =>
+			client.json('/api/test-calls', {
+				method: 'POST',
+				json: {
+					service: 'pushTokenReporter',
+					settings: { pushTokenReporterUrl: `http://127.0.0.1:${port}/hold` }
+				}
+			});
+		const heldCount = async (n: number) => {
+			while (held.length < n) await sleep(20);
+		};
+		try {
+			const first = call(adminA);
+			await heldCount(1);
+			const second = call(adminB);
+			await heldCount(2);
+			// A runs one call: alone it would take another, but B runs the user's second.
+			const third = await call(adminA);
+			expect(third.status).toBe(429);
+			expect(third.body.error?.code).toBe('too_many_calls');
+			for (const response of held.splice(0)) response.end('ok');
+			expect((await first).status).toBe(200);
+			expect((await second).status).toBe(200);
+			// The slots came back: the next call runs.
+			const again = call(adminB);
+			await heldCount(1);
+			held.splice(0).forEach((response) => response.end('ok'));
+			expect((await again).status).toBe(200);
+		} finally {
+			for (const response of held) response.end();
+			upstream.closeAllConnections();
+			await new Promise((resolve) => upstream.close(resolve));
+		}
 	});
 
 	it('shows a request a sink received through one process live on the other', async () => {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import {
 	RateLimiterMemory,
 	RateLimiterPostgres,
+	RateLimiterRes,
 	type RateLimiterAbstract,
 	type IRateLimiterOptions
 } from 'rate-limiter-flexible';
@@ -109,6 +110,44 @@ export function sharedLimiter(options: IRateLimiterOptions): RateLimiterAbstract
 		clearExpiredByTimeout: true,
 		insuranceLimiter: insurance
 	});
+}
+
+/** Slots of work in flight, counted across the instances (see `sharedSlots`). */
+export interface SharedSlots {
+	/** Takes a slot for `key`; false when all `max` are taken on all instances together. */
+	acquire(key: string): Promise<boolean>;
+	/** Gives a slot back. */
+	release(key: string): Promise<void>;
+}
+
+/**
+ * At most `max` pieces of work per key running on all instances together, or undefined on
+ * SQLite (one process counts its own). A slot an instance never gave back (it stopped mid-way)
+ * is forgotten `holdSeconds` after the key's first slot was taken, as are all of the key's
+ * slots then: the count starts afresh rather than locking a user out.
+ */
+export function sharedSlots(
+	name: string,
+	max: number,
+	holdSeconds: number
+): SharedSlots | undefined {
+	if (!postgresUrl()) return undefined;
+	const limiter = sharedLimiter({ keyPrefix: name, points: max, duration: holdSeconds });
+	return {
+		acquire: (key) =>
+			limiter.consume(key).then(
+				() => true,
+				(error: unknown) => {
+					if (error instanceof RateLimiterRes) return false;
+					throw error;
+				}
+			),
+		async release(key) {
+			const left = await limiter.reward(key).catch(() => undefined);
+			// The count started afresh while this one ran: none is left below zero.
+			if (left && left.consumedPoints <= 0) await limiter.delete(key).catch(() => undefined);
+		}
+	};
 }
 
 // ---------------------------------------------------------------- live records

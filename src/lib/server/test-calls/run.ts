@@ -12,6 +12,7 @@ import type { Issue } from '$lib/core/issues';
 import { sha1Hex } from '$lib/core/template';
 import type { Interpretation } from '$lib/core/response';
 import { recordAudit, type Actor } from '../audit';
+import { sharedSlots, type SharedSlots } from '../cluster';
 import type { ServerContext } from '../context';
 import {
 	InFlight,
@@ -52,6 +53,8 @@ export interface TestCallAnswer {
 
 let config: OutboundConfig | undefined;
 let inFlight: InFlight | undefined;
+/** The same limit counted across the instances of the app on PostgreSQL. */
+let sharedInFlight: SharedSlots | undefined;
 /** Running calls by user and call id (ids are chosen by browsers: one user's never hide another's). */
 const running = new Map<string, AbortController>();
 
@@ -62,7 +65,12 @@ function runningKey(userId: number, callId: string): string {
 /** The outbound configuration, read once. */
 export function outboundConfig(): OutboundConfig {
 	config ??= readOutboundConfig();
-	inFlight ??= new InFlight(config.maxInFlightPerUser);
+	if (!inFlight) {
+		inFlight = new InFlight(config.maxInFlightPerUser);
+		// A call's requests each end within the total time limit; a slot outlives a few of them.
+		const holdSeconds = Math.max(60, Math.ceil((4 * config.limits.totalMs) / 1000));
+		sharedInFlight = sharedSlots('test_calls', config.maxInFlightPerUser, holdSeconds);
+	}
 	return config;
 }
 
@@ -257,10 +265,12 @@ export async function runTestCall(
 	callId: string | undefined
 ): Promise<TestCallAnswer> {
 	outboundConfig();
-	if (!inFlight!.acquire(actor.id)) {
-		throw new TooManyCallsError(
-			`You have ${inFlight!.max} test calls running; wait for one to finish.`
-		);
+	const tooMany = () =>
+		new TooManyCallsError(`You have ${inFlight!.max} test calls running; wait for one to finish.`);
+	if (!inFlight!.acquire(actor.id)) throw tooMany();
+	if (sharedInFlight && !(await sharedInFlight.acquire(String(actor.id)))) {
+		inFlight!.release(actor.id);
+		throw tooMany();
 	}
 	const controller = new AbortController();
 	if (callId) running.set(runningKey(actor.id, callId), controller);
@@ -285,5 +295,6 @@ export async function runTestCall(
 	} finally {
 		if (callId) running.delete(runningKey(actor.id, callId));
 		inFlight!.release(actor.id);
+		void sharedInFlight?.release(String(actor.id));
 	}
 }
