@@ -13,8 +13,9 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * and an outage of the database (the server stopped and started while the app serves) answers
  * 503 on the health check and clean errors elsewhere, loses nothing saved before, and heals by
  * itself. The two processes behave as one app: a session or an API token made on one works on
- * the other, a live stream served by one shows what the other recorded, and the sign-in limit
- * counts attempts on both together. The rest of the server tests run on SQLite; the store's own
+ * the other, a live stream served by one shows what the other recorded (A listening for
+ * notifications, B polling), and the sign-in limit and the test calls in flight count on both
+ * together. The rest of the server tests run on SQLite; the store's own
  * tests cover both.
  */
 
@@ -96,7 +97,8 @@ beforeAll(async () => {
 	};
 	// One after the other: the first creates the admin.
 	a = await startServer({ env });
-	b = await startServer({ env });
+	// B polls for live records, as behind a pooler in transaction mode; A listens.
+	b = await startServer({ env: { ...env, LIVE_UPDATES: 'poll' } });
 	adminA = new Client(a);
 	adminB = new Client(b);
 	expect((await adminA.login(ADMIN.email, ADMIN.password)).status).toBe(200);
@@ -297,10 +299,10 @@ describe('the app on PostgreSQL', () => {
 		);
 		expect(created.status).toBe(201);
 		const { id, pushUrl } = created.body.sandbox;
-		const stream = sse(await adminB.fetch(`/api/sandboxes/${id}/events`));
+		const stream = sse(await adminA.fetch(`/api/sandboxes/${id}/events`));
 		await stream.comment('connected');
 		const path = new URL(pushUrl).pathname;
-		const pushed = await fetch(`${a.url}${path}/pnm2/send`, {
+		const pushed = await fetch(`${b.url}${path}/pnm2/send`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({
@@ -314,7 +316,12 @@ describe('the app on PostgreSQL', () => {
 		const push = await stream.next('push');
 		expect(JSON.stringify(push.data)).toContain('Across instances');
 		await stream.close();
-		expect(a.stderr() + b.stderr()).not.toMatch(/poll the database/);
+		// A heard of it through LISTEN on a connection of its own, not by polling.
+		const listening = await query(
+			"SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN studio_changes'"
+		);
+		expect(listening).toEqual([{ n: 1 }]);
+		expect(a.stderr()).not.toMatch(/poll the database/);
 	});
 
 	it('answers 503 while the database is gone, fails other requests cleanly, and heals', async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import {
 	RateLimiterMemory,
@@ -27,12 +26,19 @@ const RECONNECT_MS = 2000;
 /** The table of shared rate-limit counters (created by the first instance that needs it). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-let databaseUrl: string | null | undefined;
+let settings: { url: string | null; poll: boolean } | undefined;
+
+function read() {
+	if (!settings) {
+		const config = readConfig();
+		settings = { url: config.databaseUrl ?? null, poll: config.liveUpdates === 'poll' };
+	}
+	return settings;
+}
 
 /** The PostgreSQL URL the app runs on, or null on SQLite. */
 function postgresUrl(): string | null {
-	databaseUrl ??= readConfig().databaseUrl ?? null;
-	return databaseUrl;
+	return read().url;
 }
 
 let pool: pg.Pool | undefined;
@@ -152,17 +158,19 @@ export function sharedSlots(
 
 // ---------------------------------------------------------------- live records
 
-/** Watchers by topic; each is poked (no argument) when records of its topic may be new. */
-const pokes = new EventEmitter();
-pokes.setMaxListeners(0);
+/** Watchers by topic; each is poked when records of its topic may be new. */
+const pokes = new Map<string, Set<() => void>>();
+
+function poke(topic: string) {
+	for (const watcher of pokes.get(topic) ?? []) watcher();
+}
 
 type Mode = 'idle' | 'connecting' | 'listening' | 'polling';
 let mode: Mode = 'idle';
 let poller: ReturnType<typeof setInterval> | undefined;
-let listener: pg.Client | undefined;
 
 function pokeAll() {
-	for (const topic of pokes.eventNames()) pokes.emit(topic);
+	for (const topic of pokes.keys()) poke(topic);
 }
 
 function startPolling() {
@@ -183,7 +191,6 @@ async function listen(url: string): Promise<void> {
 	mode = 'connecting';
 	startPolling();
 	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-	listener = client;
 	let lost = false;
 	const probe = `probe:${randomUUID()}`;
 	let heard: () => void = () => {};
@@ -194,12 +201,11 @@ async function listen(url: string): Promise<void> {
 	client.on('notification', (message) => {
 		if (message.channel !== CHANNEL || !message.payload) return;
 		if (message.payload === probe) heard();
-		else pokes.emit(message.payload);
+		else poke(message.payload);
 	});
 	const reconnect = () => {
 		if (lost || mode === 'polling') return;
 		lost = true;
-		listener = undefined;
 		client.end().catch(() => undefined);
 		mode = 'connecting';
 		startPolling();
@@ -219,7 +225,6 @@ async function listen(url: string): Promise<void> {
 	if (!(await probed)) {
 		if (lost) return;
 		mode = 'polling';
-		listener = undefined;
 		client.end().catch(() => undefined);
 		warn(
 			`LISTEN/NOTIFY does not reach this instance (a connection pooler?): live pages poll ` +
@@ -228,6 +233,8 @@ async function listen(url: string): Promise<void> {
 		);
 		return;
 	}
+	// The connection broke while it was being proved: it is being opened again.
+	if (lost) return;
 	mode = 'listening';
 	stopPolling();
 	// Records may have come while the connection was being opened.
@@ -249,13 +256,24 @@ export function announce(topic: string): void {
 }
 
 /**
- * Calls `poke` whenever records of `topic` may have been recorded by any instance (at most a
- * second late); returns the unsubscribe. On SQLite it never calls it.
+ * Calls `watcher` whenever records of `topic` may have been recorded by any instance (at most a
+ * second late); returns the unsubscribe, or undefined on SQLite (one process: its watchers hear
+ * of its records directly).
  */
-export function onAnnounce(topic: string, poke: () => void): (() => void) | undefined {
+export function onAnnounce(topic: string, watcher: () => void): (() => void) | undefined {
 	const url = postgresUrl();
 	if (!url) return undefined;
-	if (mode === 'idle') void listen(url);
-	pokes.on(topic, poke);
-	return () => pokes.off(topic, poke);
+	if (mode === 'idle') {
+		if (read().poll) {
+			mode = 'polling';
+			startPolling();
+		} else void listen(url);
+	}
+	let watchers = pokes.get(topic);
+	if (!watchers) pokes.set(topic, (watchers = new Set()));
+	watchers.add(watcher);
+	return () => {
+		watchers.delete(watcher);
+		if (watchers.size === 0 && pokes.get(topic) === watchers) pokes.delete(topic);
+	};
 }
