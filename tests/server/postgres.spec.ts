@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
@@ -11,7 +13,11 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * saves on the same base land; secrets reach the database sealed; the audit log refuses changes;
  * and an outage of the database (the server stopped and started while the app serves) answers
  * 503 on the health check and clean errors elsewhere, loses nothing saved before, and heals by
- * itself. The rest of the server tests run on SQLite; the store's own tests cover both.
+ * itself. The two processes behave as one app: a session or an API token made on one works on
+ * the other, a live stream served by one shows what the other recorded (A listening for
+ * notifications, B polling), and the sign-in limit and the test calls in flight count on both
+ * together. The rest of the server tests run on SQLite; the store's own
+ * tests cover both.
  */
 
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -33,13 +39,67 @@ async function query(text: string, values: unknown[] = []) {
 	return (await sql.query(text, values)).rows;
 }
 
+/** An event of a server-sent event stream. */
+interface StreamEvent {
+	id: number;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** Reads a server-sent event stream as a browser's EventSource would, one block at a time. */
+function sse(response: Response) {
+	const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+	let text = '';
+	const blocks: string[] = [];
+	async function block(): Promise<string> {
+		while (blocks.length === 0) {
+			const { value, done } = await reader.read();
+			if (done) throw new Error('The stream ended.');
+			text += value;
+			const parts = text.split('\n\n');
+			text = parts.pop()!;
+			blocks.push(...parts);
+		}
+		return blocks.shift()!;
+	}
+	return {
+		/** Waits for a comment line (`: connected`). */
+		async comment(name: string): Promise<void> {
+			while (!new RegExp(`^: ${name}$`, 'm').test(await block()));
+		},
+		/** The next event of `type`. */
+		async next(type: string): Promise<StreamEvent> {
+			for (;;) {
+				const b = await block();
+				const event = /^event: (.*)$/m.exec(b)?.[1];
+				if (event !== type) continue;
+				return {
+					id: Number(/^id: (\d+)$/m.exec(b)?.[1]),
+					type,
+					data: JSON.parse(/^data: (.*)$/m.exec(b)![1])
+				};
+			}
+		},
+		close: () => reader.cancel()
+	};
+}
+
 beforeAll(async () => {
 	cluster = await startCluster();
 	url = await cluster.createDatabase('studio');
-	const env = { ...ADMIN_ENV, DATABASE_URL: url, SECRET_KEY };
+	const env = {
+		...ADMIN_ENV,
+		DATABASE_URL: url,
+		SECRET_KEY,
+		// Test calls may reach this file's upstream on 127.0.0.1, two at a time per user.
+		OUTBOUND_ALLOW: '127.0.0.1/32',
+		OUTBOUND_PORTS: '1024-65535',
+		OUTBOUND_MAX_IN_FLIGHT: '2'
+	};
 	// One after the other: the first creates the admin.
 	a = await startServer({ env });
-	b = await startServer({ env });
+	// B polls for live records, as behind a pooler in transaction mode; A listens.
+	b = await startServer({ env: { ...env, LIVE_UPDATES: 'poll' } });
 	adminA = new Client(a);
 	adminB = new Client(b);
 	expect((await adminA.login(ADMIN.email, ADMIN.password)).status).toBe(200);
@@ -112,6 +172,159 @@ describe('the app on PostgreSQL', () => {
 		await expect(query("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
 		await expect(query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
 		await expect(query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+	});
+
+	it('takes a session and an API token made on one process on the other, and ends them on both', async () => {
+		const onA = new Client(a);
+		expect((await onA.login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		const onB = new Client(b);
+		onB.session = onA.session;
+		const me = await onB.json('/api/session');
+		expect(me.status).toBe(200);
+		expect(me.body.user).toMatchObject({ email: ADMIN.email });
+
+		const created = await onB.json('/api/tokens', { method: 'POST', json: { name: 'ci' } });
+		expect(created.status).toBe(201);
+		const token = created.body.token!;
+		expect((await onA.withToken(token).json('/api/profiles')).status).toBe(200);
+		expect((await onB.withToken(token).json('/api/profiles')).status).toBe(200);
+
+		// Revoked on A: refused on B too; signed out on B: refused on A.
+		expect(
+			(await onA.json(`/api/tokens/${created.body.info!.id}`, { method: 'DELETE' })).status
+		).toBe(204);
+		expect((await onB.withToken(token).json('/api/profiles')).status).toBe(401);
+		expect((await onB.json('/api/session', { method: 'DELETE' })).status).toBe(204);
+		expect((await onA.json('/api/profiles')).status).toBe(401);
+	});
+
+	it('counts sign-in attempts made on both processes against one limit', async () => {
+		const email = 'guessing@example.test';
+		const wrong = (client: Client) => client.login(email, 'not-the-password');
+		// Five wrong passwords, two at a time: one on each process.
+		const statuses = [];
+		for (const servers of [[a, b], [a, b], [a]]) {
+			const answers = await Promise.all(servers.map((server) => wrong(new Client(server))));
+			statuses.push(...answers.map((answer) => answer.status));
+		}
+		expect(statuses).toEqual([401, 401, 401, 401, 401]);
+		// The sixth is refused whichever process gets it.
+		for (const server of [a, b]) {
+			const refused = await wrong(new Client(server));
+			expect(refused.status).toBe(429);
+			expect(refused.body.error?.code).toBe('rate_limited');
+			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+		}
+		const [{ n }] = await query(
+			"SELECT COUNT(*)::int AS n FROM rate_limits WHERE key LIKE 'login_user_ip:guessing@%'"
+		);
+		expect(n).toBe(1);
+	});
+
+	it("counts a user's test calls running on both processes against one limit", async () => {
+		// An upstream that holds every request until told to answer.
+		const held: ServerResponse[] = [];
+		const upstream = createServer((_request, response) => void held.push(response));
+		await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+		const { port } = upstream.address() as AddressInfo;
+		const call = (client: Client) =>
+			client.json('/api/test-calls', {
+				method: 'POST',
+				json: {
+					service: 'pushTokenReporter',
+					settings: { pushTokenReporterUrl: `http://127.0.0.1:${port}/hold` }
+				}
+			});
+		const heldCount = async (n: number) => {
+			while (held.length < n) await sleep(20);
+		};
+		try {
+			const first = call(adminA);
+			await heldCount(1);
+			const second = call(adminB);
+			await heldCount(2);
+			// A runs one call: alone it would take another, but B runs the user's second.
+			const third = await call(adminA);
+			expect(third.status).toBe(429);
+			expect(third.body.error?.code).toBe('too_many_calls');
+			for (const response of held.splice(0)) response.end('ok');
+			expect((await first).status).toBe(200);
+			expect((await second).status).toBe(200);
+			// The slots came back: the next call runs.
+			const again = call(adminB);
+			await heldCount(1);
+			held.splice(0).forEach((response) => response.end('ok'));
+			expect((await again).status).toBe(200);
+		} finally {
+			for (const response of held) response.end();
+			upstream.closeAllConnections();
+			await new Promise((resolve) => upstream.close(resolve));
+		}
+	});
+
+	it('shows a request a sink received through one process live on the other', async () => {
+		const sink = await adminA.json<{ sink: { key: string } }>('/api/sinks', {
+			method: 'POST',
+			json: { name: 'Across' }
+		});
+		expect(sink.status).toBe(201);
+		const key = sink.body.sink.key;
+		const stream = await adminB.fetch(`/api/sinks/${key}/events`);
+		expect(stream.status).toBe(200);
+		const events = sse(stream);
+		await events.comment('connected');
+		const sent = await fetch(`${a.url}/sink/${key}/hook`, { method: 'POST', body: 'first' });
+		expect(sent.status).toBe(200);
+		const first = await events.next('request');
+		expect(first.data).toMatchObject({ method: 'POST', path: expect.stringContaining('/hook') });
+		expect(first.data).toMatchObject({ body: 'first' });
+		// One through B as well: it arrives once, after the first.
+		await fetch(`${b.url}/sink/${key}/hook`, { method: 'POST', body: 'second' });
+		const second = await events.next('request');
+		expect(second.data).toMatchObject({ body: 'second' });
+		expect(second.id).toBeGreaterThan(first.id);
+		await events.close();
+
+		// A browser that reconnects to B after the first gets the second, none twice.
+		const resumed = sse(
+			await adminB.fetch(`/api/sinks/${key}/events`, {
+				headers: { 'last-event-id': String(first.id) }
+			})
+		);
+		expect((await resumed.next('request')).id).toBe(second.id);
+		await resumed.close();
+	});
+
+	it('shows a push a sandbox recorded through one process live on the other', async () => {
+		const created = await adminA.json<{ sandbox: { id: string; pushUrl: string } }>(
+			'/api/sandboxes',
+			{ method: 'POST', json: { name: 'Gateway' } }
+		);
+		expect(created.status).toBe(201);
+		const { id, pushUrl } = created.body.sandbox;
+		const stream = sse(await adminA.fetch(`/api/sandboxes/${id}/events`));
+		await stream.comment('connected');
+		const path = new URL(pushUrl).pathname;
+		const pushed = await fetch(`${b.url}${path}/pnm2/send`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				verb: 'NotifyGenericTextMessage',
+				AppId: 'com.provider.app',
+				DeviceToken: 'token-b',
+				Message: 'Across instances'
+			})
+		});
+		expect(pushed.status).toBe(200);
+		const push = await stream.next('push');
+		expect(JSON.stringify(push.data)).toContain('Across instances');
+		await stream.close();
+		// A heard of it through LISTEN on a connection of its own, not by polling.
+		const listening = await query(
+			"SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN studio_changes'"
+		);
+		expect(listening).toEqual([{ n: 1 }]);
+		expect(a.stderr()).not.toMatch(/poll the database/);
 	});
 
 	it('answers 503 while the database is gone, fails other requests cleanly, and heals', async () => {

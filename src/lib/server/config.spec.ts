@@ -27,3 +27,13 @@ describe('readConfig: where the data lives', () => {
 		expect(() => readConfig({ DATABASE_URL: './data/provisioning.db' })).toThrow(/leave it unset/);
 	});
 });
+
+describe('readConfig: live updates between instances', () => {
+	it('listens by default, polls when asked, and names a wrong value', () => {
+		expect(readConfig({}).liveUpdates).toBe('notify');
+		expect(readConfig({ LIVE_UPDATES: 'poll' }).liveUpdates).toBe('poll');
+		expect(() => readConfig({ LIVE_UPDATES: 'listen' })).toThrow(
+			'LIVE_UPDATES must be "notify" or "poll", not "listen".'
+		);
+	});
+});

@@ -5,6 +5,11 @@ export interface ServerConfig {
 	dataDir: string;
 	/** `postgres://…` when the data lives in PostgreSQL; SQLite in `dataDir` otherwise. */
 	databaseUrl: string | undefined;
+	/**
+	 * How instances on one PostgreSQL hear of each other's live records: `notify` (LISTEN/NOTIFY,
+	 * polling only when that fails) or `poll` (every second, for a pooler in transaction mode).
+	 */
+	liveUpdates: 'notify' | 'poll';
 	/** Idle time after which a session ends. */
 	sessionIdleMs: number;
 	/** Time after login after which a session ends, however active. */
@@ -35,9 +40,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 				'leave it unset to keep the data in SQLite in DATA_DIR.'
 		);
 	}
+	const liveUpdates = env.LIVE_UPDATES || 'notify';
+	if (liveUpdates !== 'notify' && liveUpdates !== 'poll') {
+		throw new Error(`LIVE_UPDATES must be "notify" or "poll", not "${liveUpdates}".`);
+	}
 	return {
 		dataDir: path.resolve(env.DATA_DIR || './data'),
 		databaseUrl,
+		liveUpdates,
 		sessionIdleMs: positive('SESSION_IDLE_MINUTES', 12 * 60) * 60_000,
 		sessionMaxMs: positive('SESSION_MAX_HOURS', 7 * 24) * 3_600_000,
 		adminEmail: env.ADMIN_EMAIL || undefined,

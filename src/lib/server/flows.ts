@@ -212,7 +212,7 @@ export async function runFlowRequest(
 	const values = valuesOf(document, input.values as Values);
 	checkInputs(flow, document, values);
 	const accountKeys = declaredAccountKeys(document.preservedXml);
-	const release = acquireSlot(actor.id);
+	const release = await acquireSlot(actor.id);
 	const controller = new AbortController();
 	let run: FlowRun<StepRecord>;
 	try {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
 	gatewayRespond,
@@ -14,6 +14,7 @@ import {
 	type TokenLookup
 } from '$lib/core/push';
 import { recordAudit, type Actor } from './audit';
+import { announce, onAnnounce, sharedLimiter } from './cluster';
 import type { ServerContext } from './context';
 import { bodyText } from './sinks';
 import type { SandboxPushRow, SandboxRow } from './store/types';
@@ -293,6 +294,14 @@ export function watchSandbox(id: string, listener: (push: SandboxPushView) => vo
 }
 
 /**
+ * Calls `poke` when another instance of the app (on PostgreSQL) may have recorded pushes of
+ * sandbox `id`; returns the unsubscribe, or undefined when there is one instance.
+ */
+export function sandboxChanges(id: string, poke: () => void): (() => void) | undefined {
+	return onAnnounce(`sandbox:${id}`, poke);
+}
+
+/**
  * The sandbox whose key this is, or undefined. The key is looked up by its SHA-256 and then
  * compared in constant time, so neither step tells an attacker how much of a guess was right.
  */
@@ -312,13 +321,14 @@ async function sandboxByKey(ctx: ServerContext, key: string): Promise<Cached | u
 	return a.length === b.length && timingSafeEqual(a, b) ? found : undefined;
 }
 
-const limiters = new Map<number, RateLimiterMemory>();
+/** One limiter per rate, shared by the instances of the app on PostgreSQL. */
+const limiters = new Map<number, RateLimiterAbstract>();
 
 /** Seconds to wait when the sandbox is over its rate limit, else 0 (and the request counts). */
 async function overRateLimit(id: string, perSecond: number): Promise<number> {
 	let limiter = limiters.get(perSecond);
 	if (!limiter) {
-		limiter = new RateLimiterMemory({
+		limiter = sharedLimiter({
 			keyPrefix: `sandbox_${perSecond}`,
 			points: perSecond,
 			duration: 1
@@ -465,6 +475,9 @@ function recordPush(ctx: ServerContext, sandboxId: string, record: SandboxPushRe
 						events.emit(p.sandboxId, { id, at: p.at, ...p.record });
 					}
 				});
+				for (const sandboxId of new Set(batch.map((p) => p.sandboxId))) {
+					announce(`sandbox:${sandboxId}`);
+				}
 				resolve();
 			}, reject);
 		});

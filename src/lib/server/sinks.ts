@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { maskSecretsIn } from '$lib/core/request';
 import { recordAudit, type Actor } from './audit';
+import { announce, onAnnounce } from './cluster';
 import type { ServerContext } from './context';
 import type { SinkRequestRow, SinkRow } from './store/types';
 
@@ -198,6 +199,14 @@ export function watchSink(key: string, listener: (request: SinkRequestView) => v
 	return () => events.off(key, listener);
 }
 
+/**
+ * Calls `poke` when another instance of the app (on PostgreSQL) may have recorded requests of
+ * `key`; returns the unsubscribe, or undefined when there is one instance.
+ */
+export function sinkChanges(key: string, poke: () => void): (() => void) | undefined {
+	return onAnnounce(`sink:${key}`, poke);
+}
+
 /** Header values a sink never records: the app's own session cookie and API tokens. */
 function recordedValue(name: string, value: string): string {
 	const lower = name.toLowerCase();
@@ -252,6 +261,7 @@ export async function receiveAtSink(
 	);
 	const row = await ctx.store.sinks.addRequest(key, Date.now(), JSON.stringify(record), SINK_KEEP);
 	events.emit(key, requestView(row));
+	announce(`sink:${key}`);
 	return sink.answer;
 }
 

@@ -63,6 +63,8 @@ export function resumeAfter(request: Request, url: URL): number | null {
  * A stream of `type` events, one per item recorded from now on, its id the item's id. Resuming
  * `after` an id first sends every kept item after it, oldest first; items recorded meanwhile are
  * held until those are out, and none is sent twice, so no item falls between two connections.
+ * With `changes` (items recorded by other instances of the app), each poke reads the kept items
+ * after the last one sent, so an item from elsewhere arrives once, in order, like a local one.
  */
 export function resumableEventStream<T extends { id: number }>(
 	signal: AbortSignal,
@@ -72,6 +74,8 @@ export function resumableEventStream<T extends { id: number }>(
 		watch: (listener: (item: T) => void) => () => void;
 		/** The kept items after an id, newest first. */
 		missed: (after: number) => Promise<T[]>;
+		/** Pokes when items may have been recorded elsewhere; returns the unsubscribe. */
+		changes?: (poke: () => void) => (() => void) | undefined;
 	}
 ): Response {
 	const { type, after } = options;
@@ -82,24 +86,59 @@ export function resumableEventStream<T extends { id: number }>(
 			lastSent = item.id;
 			send(`id: ${item.id}\nevent: ${type}\ndata: ${JSON.stringify(item)}\n\n`);
 		};
+		const sendMissed = (missed: T[]) => {
+			for (const item of missed.reverse()) sendItem(item);
+		};
 		// Watch first and hold live items until the missed ones are out, so none falls between.
 		const held: T[] = [];
-		let replaying = after !== null;
+		let replaying = true;
+		let poked = false;
+		let reading = false;
 		const unwatch = options.watch((item) => (replaying ? held.push(item) : sendItem(item)));
-		if (after !== null) {
+		// One read at a time; pokes during a read ask for one more after it.
+		const catchUp = () => {
+			if (replaying || reading) {
+				poked = true;
+				return;
+			}
+			reading = true;
+			poked = false;
 			void options
-				.missed(after)
-				.then((missed) => {
-					for (const item of missed.reverse()) sendItem(item);
+				.missed(lastSent)
+				.then(sendMissed)
+				.catch(() => {
+					// The store failed: the next poke reads again from the same id.
 				})
+				.finally(() => {
+					reading = false;
+					if (poked) catchUp();
+				});
+		};
+		const unpoke = options.changes?.(catchUp);
+		let start: Promise<void> | undefined;
+		if (after !== null) start = options.missed(after).then(sendMissed);
+		else if (unpoke) {
+			// A new stream starts after the newest item recorded anywhere, or before the first
+			// one held here, whichever is older.
+			start = options.missed(0).then((items) => {
+				lastSent = Math.min(items[0]?.id ?? 0, ...held.map((item) => item.id - 1));
+			});
+		}
+		const live = () => {
+			replaying = false;
+			for (const item of held) sendItem(item);
+			if (poked) catchUp();
+		};
+		if (start) {
+			void start
 				.catch(() => {
 					// The store failed: the live items still follow.
 				})
-				.finally(() => {
-					replaying = false;
-					for (const item of held) sendItem(item);
-				});
-		}
-		return unwatch;
+				.finally(live);
+		} else live();
+		return () => {
+			unwatch();
+			unpoke?.();
+		};
 	});
 }

@@ -1,11 +1,13 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { sharedLimiter } from '../cluster';
 
 /**
  * Login rate limits: attempts count per e-mail + address (5 per 15 minutes) and per address
  * (50 per hour). An attempt is counted before its password is checked, so attempts sent in
  * parallel cannot all be checked before the first failure is counted; a success (or an attempt
  * that was never checked) gives its points back, and a success clears the e-mail + address
- * counter.
+ * counter. With several instances of the app on PostgreSQL the counters are shared (see
+ * `sharedLimiter`).
  */
 
 /** The limits, for the documentation and the tests. */
@@ -14,16 +16,24 @@ export const LOGIN_LIMITS = {
 	perIp: { points: 50, seconds: 60 * 60 }
 };
 
-const perUserAndIp = new RateLimiterMemory({
-	keyPrefix: 'login_user_ip',
-	points: LOGIN_LIMITS.perUserAndIp.points,
-	duration: LOGIN_LIMITS.perUserAndIp.seconds
-});
-const perIp = new RateLimiterMemory({
-	keyPrefix: 'login_ip',
-	points: LOGIN_LIMITS.perIp.points,
-	duration: LOGIN_LIMITS.perIp.seconds
-});
+let limiters: { perUserAndIp: RateLimiterAbstract; perIp: RateLimiterAbstract } | undefined;
+
+/** The limiters, made at first use (when the configuration says where they count). */
+function login() {
+	limiters ??= {
+		perUserAndIp: sharedLimiter({
+			keyPrefix: 'login_user_ip',
+			points: LOGIN_LIMITS.perUserAndIp.points,
+			duration: LOGIN_LIMITS.perUserAndIp.seconds
+		}),
+		perIp: sharedLimiter({
+			keyPrefix: 'login_ip',
+			points: LOGIN_LIMITS.perIp.points,
+			duration: LOGIN_LIMITS.perIp.seconds
+		})
+	};
+	return limiters;
+}
 
 function key(email: string, ip: string): string {
 	return `${email.trim().toLowerCase()}|${ip}`;
@@ -40,6 +50,7 @@ function refused(error: unknown): RateLimiterRes {
  * not already).
  */
 export async function loginAttempt(email: string, ip: string): Promise<number> {
+	const { perUserAndIp, perIp } = login();
 	const k = key(email, ip);
 	const [a, b] = await Promise.all([
 		perUserAndIp.consume(k).then(() => null, refused),
@@ -54,10 +65,12 @@ export async function loginAttempt(email: string, ip: string): Promise<number> {
 
 /** Gives back an attempt's points: it was never checked (the server was too busy). */
 export async function loginNotChecked(email: string, ip: string): Promise<void> {
+	const { perUserAndIp, perIp } = login();
 	await Promise.all([perUserAndIp.reward(key(email, ip)), perIp.reward(ip)]);
 }
 
 /** After a successful login: the address's point comes back, the e-mail + address counter clears. */
 export async function loginSucceeded(email: string, ip: string): Promise<void> {
+	const { perUserAndIp, perIp } = login();
 	await Promise.all([perUserAndIp.delete(key(email, ip)), perIp.reward(ip)]);
 }

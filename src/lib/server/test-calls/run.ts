@@ -13,6 +13,7 @@ import type { Issue } from '$lib/core/issues';
 import { sha1Hex } from '$lib/core/template';
 import type { Interpretation } from '$lib/core/response';
 import { recordAudit, type Actor } from '../audit';
+import { sharedSlots, type SharedSlots } from '../cluster';
 import type { ServerContext } from '../context';
 import {
 	InFlight,
@@ -53,6 +54,8 @@ export interface TestCallAnswer {
 
 let config: OutboundConfig | undefined;
 let inFlight: InFlight | undefined;
+/** The same limit counted across the instances of the app on PostgreSQL. */
+let sharedInFlight: SharedSlots | undefined;
 /** Running calls by user and call id (ids are chosen by browsers: one user's never hide another's). */
 const running = new Map<string, AbortController>();
 
@@ -63,7 +66,12 @@ function runningKey(userId: number, callId: string): string {
 /** The outbound configuration, read once. */
 export function outboundConfig(): OutboundConfig {
 	config ??= readOutboundConfig();
-	inFlight ??= new InFlight(config.maxInFlightPerUser);
+	if (!inFlight) {
+		inFlight = new InFlight(config.maxInFlightPerUser);
+		// A call's requests each end within the total time limit; a slot outlives a few of them.
+		const holdSeconds = Math.max(60, Math.ceil((4 * config.limits.totalMs) / 1000));
+		sharedInFlight = sharedSlots('test_calls', config.maxInFlightPerUser, holdSeconds);
+	}
 	return config;
 }
 
@@ -278,14 +286,20 @@ export async function sendBuild(
 }
 
 /** Takes one of the user's in-flight slots, or throws {@link TooManyCallsError}. */
-export function acquireSlot(userId: number): () => void {
+export async function acquireSlot(userId: number): Promise<() => void> {
 	outboundConfig();
-	if (!inFlight!.acquire(userId)) {
-		throw new TooManyCallsError(
-			`You have ${inFlight!.max} test calls running; wait for one to finish.`
-		);
+	const tooMany = () =>
+		new TooManyCallsError(`You have ${inFlight!.max} test calls running; wait for one to finish.`);
+	if (!inFlight!.acquire(userId)) throw tooMany();
+	// With several instances, the user's calls on all of them count (see cluster.ts).
+	if (sharedInFlight && !(await sharedInFlight.acquire(String(userId)))) {
+		inFlight!.release(userId);
+		throw tooMany();
 	}
-	return () => inFlight!.release(userId);
+	return () => {
+		inFlight!.release(userId);
+		void sharedInFlight?.release(String(userId));
+	};
 }
 
 /**
@@ -299,7 +313,7 @@ export async function runTestCall(
 	appOrigins: string[],
 	callId: string | undefined
 ): Promise<TestCallAnswer> {
-	const release = acquireSlot(actor.id);
+	const release = await acquireSlot(actor.id);
 	const controller = new AbortController();
 	if (callId) running.set(runningKey(actor.id, callId), controller);
 	try {

@@ -1,13 +1,14 @@
 import { serverContext } from '$lib/server/context';
 import { apiError } from '$lib/server/http';
-import { sandboxPushes, watchSandbox } from '$lib/server/sandboxes';
+import { sandboxChanges, sandboxPushes, watchSandbox } from '$lib/server/sandboxes';
 import { resumableEventStream, resumeAfter } from '$lib/server/sse';
 import type { RequestHandler } from './$types';
 
 /**
  * Server-sent events: one `push` event per request the sandbox answers, its id the push id. A
  * reconnect with `Last-Event-ID` (or `?after=<id>`) first gets every kept push after that id,
- * oldest first, so none is lost between two connections.
+ * oldest first, so none is lost between two connections. With several instances of the app on
+ * PostgreSQL, records made through any of them arrive here within a second.
  */
 export const GET: RequestHandler = async ({ params, request, url }) => {
 	const ctx = serverContext();
@@ -18,6 +19,7 @@ export const GET: RequestHandler = async ({ params, request, url }) => {
 		type: 'push',
 		after: resumeAfter(request, url),
 		watch: (listener) => watchSandbox(params.id, listener),
-		missed: (after) => sandboxPushes(ctx, params.id, after)
+		missed: (after) => sandboxPushes(ctx, params.id, after),
+		changes: (poke) => sandboxChanges(params.id, poke)
 	});
 };

@@ -1,6 +1,6 @@
 import { serverContext } from '$lib/server/context';
 import { apiError } from '$lib/server/http';
-import { getSink, sinkRequests, watchSink } from '$lib/server/sinks';
+import { getSink, sinkChanges, sinkRequests, watchSink } from '$lib/server/sinks';
 import { resumableEventStream, resumeAfter } from '$lib/server/sse';
 import type { RequestHandler } from './$types';
 
@@ -17,6 +17,7 @@ export const GET: RequestHandler = async ({ params, request, url }) => {
 		type: 'request',
 		after: resumeAfter(request, url),
 		watch: (listener) => watchSink(sink.key, listener),
-		missed: (after) => sinkRequests(ctx, sink.key, after)
+		missed: (after) => sinkRequests(ctx, sink.key, after),
+		changes: (poke) => sinkChanges(sink.key, poke)
 	});
 };

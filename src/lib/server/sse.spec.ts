@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { resumableEventStream } from './sse';
+
+/**
+ * The resumable stream with news from other instances: items recorded elsewhere are read from
+ * the store by id when a poke comes, and each item goes out once, in order, whether it came
+ * from this process or from a poke.
+ */
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+interface Item {
+	id: number;
+}
+
+/** A store of items and a stream over it, with its local watchers and its pokes. */
+function setup(after: number | null, initial: number[]) {
+	const items: Item[] = initial.map((id) => ({ id }));
+	const listeners = new Set<(item: Item) => void>();
+	const pokes = new Set<() => void>();
+	let reads = 0;
+	const controller = new AbortController();
+	const response = resumableEventStream<Item>(controller.signal, {
+		type: 'thing',
+		after,
+		watch: (listener) => {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		missed: async (from) => {
+			// Answered a moment later, as a database would.
+			await settle();
+			reads++;
+			return items.filter((item) => item.id > from).reverse();
+		},
+		changes: (poke) => {
+			pokes.add(poke);
+			return () => pokes.delete(poke);
+		}
+	});
+	const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+	let text = '';
+	return {
+		/** Recorded here: stored and told to the local watchers. */
+		local(id: number) {
+			items.push({ id });
+			for (const listener of listeners) listener({ id });
+		},
+		/** Recorded by another instance: stored, and a poke follows. */
+		remote(id: number) {
+			items.push({ id });
+		},
+		poke: () => pokes.forEach((poke) => poke()),
+		reads: () => reads,
+		/** The ids sent until `count` arrived. */
+		async ids(count: number): Promise<number[]> {
+			for (;;) {
+				const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+				if (ids.length >= count) return ids;
+				const { value, done } = await reader.read();
+				if (done) return ids;
+				text += value;
+			}
+		},
+		stop() {
+			controller.abort();
+			return pokes.size;
+		}
+	};
+}
+
+describe('resumableEventStream with changes from elsewhere', () => {
+	it('starts a new stream after the newest item, then sends poked items in order', async () => {
+		const s = setup(null, [1, 2, 3]);
+		await settle();
+		s.remote(4);
+		s.remote(5);
+		s.poke();
+		expect(await s.ids(2)).toEqual([4, 5]);
+	});
+
+	it('sends an item once whether it came from this process or from a poke', async () => {
+		const s = setup(null, [7]);
+		await settle();
+		s.local(8);
+		s.remote(9);
+		s.poke();
+		s.poke();
+		await settle();
+		s.local(10);
+		s.poke();
+		await settle();
+		expect(await s.ids(3)).toEqual([8, 9, 10]);
+	});
+
+	it('resumes after an id with the missed items, and a poke during the replay reads again', async () => {
+		const s = setup(2, [1, 2, 3]);
+		s.remote(4);
+		s.poke();
+		expect(await s.ids(2)).toEqual([3, 4]);
+		await settle();
+		s.remote(5);
+		s.poke();
+		expect(await s.ids(3)).toEqual([3, 4, 5]);
+	});
+
+	it('keeps the items a new stream held while it looked for the newest', async () => {
+		const s = setup(null, [1]);
+		// Recorded here (and stored) before the first read answered: it belongs to this stream.
+		s.local(2);
+		expect(await s.ids(1)).toEqual([2]);
+	});
+
+	it('stops listening to pokes when the browser goes away', async () => {
+		const s = setup(null, []);
+		await settle();
+		await settle();
+		expect(s.stop()).toBe(0);
+		expect(s.reads()).toBe(1);
+	});
+});
