@@ -315,7 +315,7 @@ test.describe('layout at every width, in light and dark', () => {
 		// The field being typed and the request it makes are both on the screen.
 		await expect(url).toBeInViewport();
 		await expect(previewUrl).toBeInViewport();
-		await expect(preview).toBeInViewport({ ratio: 0.3 });
+		await expect(preview.getByRole('heading', { name: 'Request preview' })).toBeInViewport();
 		await screenshot(page, 'profile-editor-768-typing');
 
 		// Side by side, nothing over the other, nothing out of its box, no sideways scroll.
@@ -341,8 +341,10 @@ test.describe('layout at every width, in light and dark', () => {
 		await page.goto(`/profiles/${f.profile}/services/sendMessage`);
 		// The editors are mounted once the page runs: the shortcut is listened to from then on.
 		await expect(page.locator('.cm-editor').first()).toBeVisible();
-		await page.keyboard.press('Control+Enter');
+		// The test-call panel, which listens to the shortcut, loads just after the editors.
 		const panel = page.getByRole('region', { name: 'Test call' });
+		await expect(panel).toBeVisible();
+		await page.keyboard.press('Control+Enter');
 		const method = panel.locator('.sent .method');
 		await expect(method).toHaveText('POST', { timeout: 15_000 });
 		for (const width of WIDTHS) {
