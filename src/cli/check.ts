@@ -15,7 +15,7 @@ import type { OutboundConfig } from '$lib/server/outbound';
 import { GALLERY } from '$lib/core/catalogue/gallery';
 import { InputError, loadGallery, loadProfile, type LoadedProfile } from './inputs';
 import type { Expectation } from './expect';
-import type { ServerTarget } from './server';
+import type { ServerTarget, ServiceCall } from './server';
 import {
 	atLeast,
 	EXIT,
@@ -137,6 +137,18 @@ function secretValuesIn(values: Values): Record<string, string> {
 	return secret;
 }
 
+/** What the server is asked to build: one service of a profile with one scenario's values. */
+function serviceCall(profile: LoadedProfile, service: string, values: Values): ServiceCall {
+	const services = profile.document.services as Record<string, Record<string, string>>;
+	return {
+		service,
+		settings: services[service] ?? {},
+		values,
+		rawSubstitution: profile.document.rawSubstitution,
+		preservedXml: profile.document.preservedXml
+	};
+}
+
 /**
  * One service of a profile with one scenario, rendered and linted: by the program's core, or
  * with `--server` by the server's preview (its requests masked here, as the core masks them).
@@ -152,14 +164,7 @@ async function render(
 		return { requests: built.requests.map(shown), issues: built.issues, built: built.requests };
 	}
 	const { serverPreview } = await import('./server');
-	const services = profile.document.services as Record<string, Record<string, string>>;
-	const answer = await serverPreview(server, {
-		service,
-		settings: services[service] ?? {},
-		values,
-		rawSubstitution: profile.document.rawSubstitution,
-		preservedXml: profile.document.preservedXml
-	});
+	const answer = await serverPreview(server, serviceCall(profile, service, values));
 	const forms = secretFormsOf(secretValuesIn(values));
 	return { requests: maskSecretsIn(answer.requests, forms), issues: answer.issues, built: [] };
 }
@@ -304,6 +309,20 @@ async function checkProfile(
 				requests: built.requests
 			};
 			compareSnapshot(options, rendering, findings, expected);
+			if (options.server?.live) {
+				// Sent by the server as its test calls, judged here as --live judges.
+				const { serverTestCall } = await import('./server');
+				const ran = await serverTestCall(
+					options.server,
+					serviceCall(profile, service, values),
+					options.server.live.expectations
+				);
+				rendering.live = ran.outcomes;
+				if (ran.networkFailure) report.networkFailure = true;
+				findings.push(
+					...ran.findings.map((f) => ({ ...f, file: profile.file, scenarios: [scenario.name] }))
+				);
+			}
 			if (options.live) {
 				rendering.live = [];
 				const forms = secretFormsOf(

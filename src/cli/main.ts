@@ -83,7 +83,8 @@ Options:
                              repeatable (e.g. sendMessage:action.kind=storeSmsId)
   --gallery                  check the gallery of annotated real-world templates instead
   --server <origin>          lint and render through a running Provisioning Studio (its
-                             POST /api/preview) instead of this program's own core
+                             POST /api/preview) instead of this program's own core; with
+                             --live, the server sends the requests (as its test calls)
   --token <api token>        the API token for --server (pst_…); better in the environment
                              variable PROVISIONING_STUDIO_TOKEN, kept out of shell history
   --flows <name,…>           with --server: run these flows there (registration, sso,
@@ -244,8 +245,11 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		expectations.push(parsed);
 	}
 	if (expectations.length && !values.live) throw new UsageError('--expect needs --live.');
+	const secrets = readSecrets(values.secret, env);
+	const server = await serverTarget(values, expectations, env);
 	let live: { config: OutboundConfig; expectations: Expectation[] } | undefined;
-	if (values.live) {
+	// With --server, the server sends (its outbound policy): the local one is not read.
+	if (values.live && !server) {
 		try {
 			const { readOutboundConfig } = await import('$lib/server/outbound/config');
 			live = { config: readOutboundConfig(env), expectations };
@@ -253,8 +257,6 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 			throw new UsageError((error as Error).message);
 		}
 	}
-	const secrets = readSecrets(values.secret, env);
-	const server = await serverTarget(values, env);
 	let files: string[];
 	try {
 		files = values.gallery ? [] : expandInputs(positionals);
@@ -305,6 +307,7 @@ async function serverTarget(
 		value?: string[];
 		live?: boolean;
 	},
+	expectations: Expectation[],
 	env: NodeJS.ProcessEnv
 ) {
 	if (values.server === undefined) {
@@ -317,11 +320,6 @@ async function serverTarget(
 	const { parseFlows, parseOrigin, ServerFailure, TOKEN_ENV } = await import('./server');
 	const origin = parseOrigin(values.server);
 	if (typeof origin !== 'string') throw new UsageError(origin.error);
-	if (values.live) {
-		throw new UsageError(
-			'--live sends from this machine; with --server, run the flows there (--flows), which the server sends.'
-		);
-	}
 	const token = values.token ?? env[TOKEN_ENV] ?? '';
 	if (token === '') {
 		throw new UsageError(
@@ -341,7 +339,14 @@ async function serverTarget(
 		given[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
 	}
 	return {
-		target: { origin, token, flows, values: given, timeoutMs: 120_000 },
+		target: {
+			origin,
+			token,
+			flows,
+			values: given,
+			timeoutMs: 120_000,
+			...(values.live ? { live: { expectations } } : {})
+		},
 		ServerFailure
 	};
 }

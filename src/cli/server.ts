@@ -2,7 +2,15 @@ import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';
-import { EXIT, type FlowOutcome, type Finding, type RenderedRequest } from './model';
+import type { Interpretation } from '$lib/core/response';
+import { judgeAnswer, type Expectation } from './expect';
+import {
+	EXIT,
+	type FlowOutcome,
+	type Finding,
+	type LiveOutcome,
+	type RenderedRequest
+} from './model';
 
 /**
  * `check --server <origin> --token <api token>`: the checks asked of a running Provisioning
@@ -24,6 +32,8 @@ export interface ServerTarget {
 	values: Record<string, string | string[]>;
 	/** How long one API call may take (ms). */
 	timeoutMs: number;
+	/** `--live`: each service's requests sent as the server's test calls, judged by these rules. */
+	live?: { expectations: Expectation[] };
 }
 
 /** A failure that stops the whole run: the server is unreachable or refuses the token. */
@@ -130,7 +140,7 @@ async function call(target: ServerTarget, path: string, payload: unknown): Promi
 	}
 	if (response.status === 403) {
 		throw new ServerFailure(
-			`${target.origin} refused POST ${path} for the API token ${maskToken(target.token)} (403${said}). A token acts with its owner's role: lint and rendering need a viewer, --flows an editor.`,
+			`${target.origin} refused POST ${path} for the API token ${maskToken(target.token)} (403${said}). A token acts with its owner's role: lint and rendering need a viewer, --live and --flows an editor.`,
 			EXIT.usage
 		);
 	}
@@ -167,13 +177,7 @@ export interface ServerRendering {
  */
 export async function serverPreview(
 	target: ServerTarget,
-	input: {
-		service: string;
-		settings: Record<string, string>;
-		values: Values;
-		rawSubstitution: boolean;
-		preservedXml: unknown[];
-	}
+	input: ServiceCall
 ): Promise<ServerRendering> {
 	const answer = await call(target, '/api/preview', input);
 	if (answer.status !== 200) {
@@ -206,6 +210,82 @@ export async function serverPreview(
 		})),
 		issues: (answer.body.issues ?? []) as Issue[]
 	};
+}
+
+/** The body of a preview or a test call: one service of a profile with one scenario's values. */
+export interface ServiceCall {
+	service: string;
+	settings: Record<string, string>;
+	values: Values;
+	rawSubstitution: boolean;
+	preservedXml: unknown[];
+}
+
+/** Test call errors where the request was not sent as written (not a network failure). */
+const NOT_SENT = new Set(['invalid_header', 'invalid_url']);
+
+/**
+ * `--live` through the server: the service's requests sent as the server's test calls (its
+ * outbound policy, limits and audit), each answer judged as `--live` judges it here.
+ */
+export async function serverTestCall(
+	target: ServerTarget,
+	input: ServiceCall,
+	expectations: readonly Expectation[]
+): Promise<{
+	outcomes: LiveOutcome[];
+	findings: Omit<Finding, 'file'>[];
+	networkFailure: boolean;
+}> {
+	const service = input.service;
+	const answer = await call(target, '/api/test-calls', input);
+	if (answer.status !== 200) {
+		const error = answer.body.error as { code: string; message: string };
+		return {
+			outcomes: [],
+			findings: [
+				{ severity: 'error', code: 'live_refused', message: `Not sent: ${error.message}`, service }
+			],
+			networkFailure: false
+		};
+	}
+	const calls = (answer.body.calls ?? []) as {
+		request: { method: string; url: string } | null;
+		response?: { status: number; timings?: { total?: number } };
+		interpretation?: Interpretation;
+		error?: { code: string; message: string };
+	}[];
+	const outcomes: LiveOutcome[] = [];
+	const findings: Omit<Finding, 'file'>[] = [];
+	let networkFailure = false;
+	for (const c of calls) {
+		if (c.error || !c.response || !c.interpretation) {
+			const error = c.error ?? { code: 'no_answer', message: 'The server gave no answer.' };
+			const notSent = NOT_SENT.has(error.code);
+			if (!notSent) networkFailure = true;
+			const what = c.request ? `${c.request.method} ${c.request.url}` : service;
+			outcomes.push({ error, ms: 0 });
+			findings.push({
+				severity: 'error',
+				code: notSent ? 'live_refused' : 'live_network',
+				message: error.message.startsWith(`${c.request?.method} `)
+					? error.message
+					: `${what}: ${error.message}`,
+				service
+			});
+			continue;
+		}
+		const { status } = c.response;
+		findings.push(...judgeAnswer(service, status, c.interpretation, expectations));
+		outcomes.push({
+			status,
+			success: c.interpretation.success,
+			summary: c.interpretation.summary,
+			...(c.interpretation.shape ? { shape: c.interpretation.shape.shape.id } : {}),
+			ms: Math.round(c.response.timings?.total ?? 0)
+		});
+	}
+	return { outcomes, findings, networkFailure };
 }
 
 /** Error codes of a step that mean the network failed (as `--live`'s exit code 4). */

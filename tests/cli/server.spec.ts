@@ -171,7 +171,7 @@ describe('check --server: lint and rendering by a running app', () => {
 		expect(result.stderr).toContain('ECONNREFUSED');
 	});
 
-	it('usage errors: no token, a bad origin, --flows or --token without --server, --live with it', async () => {
+	it('usage errors: no token, a bad origin, --flows or --token without --server', async () => {
 		const file = fixture('clean/acme.xml');
 		const cases: [string[], RegExp][] = [
 			[
@@ -184,10 +184,6 @@ describe('check --server: lint and rendering by a running app', () => {
 			[['check', file, '--token', 'x'], /--token needs --server/],
 			[['check', file, '--server', server.url, '--token', 'x', '--flows', 'nope'], /not "nope"/],
 			[
-				['check', file, '--server', server.url, '--token', 'x', '--live'],
-				/--live sends from this machine/
-			],
-			[
 				['check', file, '--server', server.url, '--token', 'x', '--value', 'a=b'],
 				/--value needs --flows/
 			]
@@ -197,6 +193,61 @@ describe('check --server: lint and rendering by a running app', () => {
 			expect(result.code, args.join(' ')).toBe(2);
 			expect(result.stderr).toMatch(message);
 		}
+	});
+});
+
+describe('check --server --live: the server sends, as its test calls', () => {
+	it('sends each request from the server and judges the answer as --live does', async () => {
+		const file = sendMessageProfile('live-ok');
+		const before = upstream.requests.length;
+		// No OUTBOUND_ALLOW here: the local policy would refuse 127.0.0.1; the server's allows it.
+		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		expect(result.stderr).toBe('');
+		expect(result.code).toBe(0);
+		const sent = upstream.requests.slice(before);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toBe('{"to": "+447911000000", "body": "Hi"}');
+		expect(result.stdout).toMatch(/live +sendMessage with "Hello": 200 → .*sms-1/);
+		expect(result.stdout).toContain('live: 1 read as success, 0 as failure');
+	});
+
+	it('--expect rules judge the server’s answers; a failure answer fails the check', async () => {
+		const file = sendMessageProfile('live-expect');
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"message_id": "m-1"}'
+		});
+		const result = await check(
+			[file, '--server', server.url, '--live', '--expect', 'sendMessage:action.kind=storeSmsId'],
+			editorToken
+		);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toContain('live_expectation');
+		expect(result.stdout).toContain('Expected action.kind = storeSmsId');
+	});
+
+	it('an upstream that does not answer: exit code 4, as --live', async () => {
+		const file = path.join(work.dir, 'live-closed.xml');
+		writeFileSync(
+			file,
+			readFileSync(sendMessageProfile('live-closed'), 'utf8').replace(
+				upstream.url,
+				`http://127.0.0.1:${await freePort()}`
+			)
+		);
+		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		expect(result.code).toBe(4);
+		expect(result.stdout).toContain('live_network');
+	});
+
+	it('a viewer’s token cannot send: 403 explained, exit 2, nothing sent', async () => {
+		const file = sendMessageProfile('live-viewer');
+		const before = upstream.requests.length;
+		const result = await check([file, '--server', server.url, '--live']);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('403');
+		expect(upstream.requests.length).toBe(before);
 	});
 });
 
