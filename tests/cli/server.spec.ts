@@ -341,6 +341,24 @@ describe('check --server --flows', () => {
 		);
 	});
 
+	it('a step that gets no answer: exit code 4, the step’s error reported', async () => {
+		const file = path.join(work.dir, 'flow-closed.xml');
+		const closed = `http://127.0.0.1:${await freePort()}`;
+		writeFileSync(
+			file,
+			readFileSync(sendMessageProfile('flow-closed'), 'utf8').replace(upstream.url, closed)
+		);
+		const result = await check(
+			[file, '--server', server.url, '--flows', 'send-message', '--reporter', 'json'],
+			editorToken
+		);
+		expect(result.code).toBe(4);
+		const report = JSON.parse(result.stdout) as JsonReport;
+		const flow = report.files[0].flows![0];
+		expect(flow.ok).toBe(false);
+		expect(JSON.stringify(flow.steps)).toContain('connect_refused');
+	});
+
 	it('inputs a flow needs and the run does not give: named, nothing sent, exit 1', async () => {
 		const file = sendMessageProfile('flow-missing');
 		const before = upstream.requests.length;
