@@ -128,6 +128,32 @@ describe('check --server: lint and rendering by a running app', () => {
 		expect(remote.stdout).toContain(`through ${server.url}`);
 	});
 
+	it('a --secret sent to the server for rendering is masked in every output', async () => {
+		const out = path.join(work.dir, 'secret.sarif');
+		const result = await run(
+			[
+				'check',
+				fixture('clean/acme.xml'),
+				'--server',
+				server.url,
+				'--secret',
+				'account[password]=PROV_PASS',
+				'--reporter',
+				'json',
+				'--output',
+				out
+			],
+			{ env: { PROVISIONING_STUDIO_TOKEN: viewerToken, PROV_PASS: 'hunter2-server-secret' } }
+		);
+		expect(result.code).toBe(0);
+		const report = readFileSync(out, 'utf8');
+		const bodies = (
+			JSON.parse(report) as { files: { renderings: { requests: { body: string }[] }[] }[] }
+		).files[0].renderings.flatMap((r) => r.requests.map((q) => q.body));
+		expect(bodies.some((b) => b.includes('"password": "••••••••"'))).toBe(true);
+		expect(report + result.stdout + result.stderr).not.toContain('hunter2-server-secret');
+	});
+
 	it('a profile’s own account keys are known to the server’s lint', async () => {
 		const file = path.join(work.dir, 'own-keys.xml');
 		writeFileSync(
