@@ -15,12 +15,15 @@ import type { OutboundConfig } from '$lib/server/outbound';
 import { GALLERY } from '$lib/core/catalogue/gallery';
 import { InputError, loadGallery, loadProfile, type LoadedProfile } from './inputs';
 import type { Expectation } from './expect';
+import type { ServerTarget, ServiceCall } from './server';
 import {
 	atLeast,
 	EXIT,
 	type CheckReport,
 	type FileResult,
 	type Finding,
+	type FlowOutcome,
+	type RenderedRequest,
 	type Rendering
 } from './model';
 import {
@@ -53,6 +56,8 @@ export interface CheckOptions {
 	live?: { config: OutboundConfig; expectations: Expectation[] };
 	/** Check the gallery's templates instead of files. */
 	gallery?: boolean;
+	/** Lint and render through a running app (and run its flows) instead of locally. */
+	server?: ServerTarget;
 	version: string;
 }
 
@@ -121,6 +126,47 @@ export function build(
 		rawSubstitution: profile.document.rawSubstitution,
 		accountKeys: declaredAccountKeys(profile.document.preservedXml)
 	});
+}
+
+/** The values of secret placeholders (`account[password]`, a profile's `account[apiPass]`). */
+function secretValuesIn(values: Values): Record<string, string> {
+	const secret: Record<string, string> = {};
+	for (const [key, value] of Object.entries(values)) {
+		if (typeof value === 'string' && value !== '' && isSecretKey(key)) secret[key] = value;
+	}
+	return secret;
+}
+
+/** What the server is asked to build: one service of a profile with one scenario's values. */
+function serviceCall(profile: LoadedProfile, service: string, values: Values): ServiceCall {
+	const services = profile.document.services as Record<string, Record<string, string>>;
+	return {
+		service,
+		settings: services[service] ?? {},
+		values,
+		rawSubstitution: profile.document.rawSubstitution,
+		preservedXml: profile.document.preservedXml
+	};
+}
+
+/**
+ * One service of a profile with one scenario, rendered and linted: by the program's core, or
+ * with `--server` by the server's preview (its requests masked here, as the core masks them).
+ */
+async function render(
+	profile: LoadedProfile,
+	service: string,
+	values: Values,
+	server: ServerTarget | undefined
+): Promise<{ requests: RenderedRequest[]; issues: Issue[]; built: BuiltRequest[] }> {
+	if (!server) {
+		const built = build(profile, service, values);
+		return { requests: built.requests.map(shown), issues: built.issues, built: built.requests };
+	}
+	const { serverPreview } = await import('./server');
+	const answer = await serverPreview(server, serviceCall(profile, service, values));
+	const forms = secretFormsOf(secretValuesIn(values));
+	return { requests: maskSecretsIn(answer.requests, forms), issues: answer.issues, built: [] };
 }
 
 /** A rendered request with every secret masked where it landed. */
@@ -254,20 +300,34 @@ async function checkProfile(
 	for (const service of services) {
 		for (const scenario of scenariosFor(service, profile.scenarios, profile)) {
 			const values = scenarioValues(service, scenario, profile, options.secrets);
-			const built = build(profile, service, values);
+			const built = await render(profile, service, values, options.server);
 			lint.push(...built.issues.map((i) => issueFinding(profile, service, i, scenario.name)));
 			const rendering: Rendering = {
 				file: profile.file,
 				service,
 				scenario: scenario.name,
-				requests: built.requests.map(shown)
+				requests: built.requests
 			};
 			compareSnapshot(options, rendering, findings, expected);
+			if (options.server?.live) {
+				// Sent by the server as its test calls, judged here as --live judges.
+				const { serverTestCall } = await import('./server');
+				const ran = await serverTestCall(
+					options.server,
+					serviceCall(profile, service, values),
+					options.server.live.expectations
+				);
+				rendering.live = ran.outcomes;
+				if (ran.networkFailure) report.networkFailure = true;
+				findings.push(
+					...ran.findings.map((f) => ({ ...f, file: profile.file, scenarios: [scenario.name] }))
+				);
+			}
 			if (options.live) {
 				rendering.live = [];
 				const forms = secretFormsOf(
 					options.secrets,
-					built.requests.flatMap((r) => redactRequest(r).secrets)
+					built.built.flatMap((r) => redactRequest(r).secrets)
 				);
 				// The network code is loaded only for --live: an offline check starts faster.
 				const { sendLive, refusal } = await import('./live');
@@ -283,7 +343,7 @@ async function checkProfile(
 						scenarios: [scenario.name]
 					});
 				}
-				for (const request of refused ? [] : built.requests) {
+				for (const request of refused ? [] : built.built) {
 					const result = await sendLive(
 						service,
 						request,
@@ -307,11 +367,29 @@ async function checkProfile(
 		}
 	}
 	obsoleteSnapshots(options, profile.file, expected, findings);
+	let flows: FlowOutcome[] | undefined;
+	if (options.server && options.server.flows.length > 0) {
+		const { serverFlow, flowValues } = await import('./server');
+		// The flows run with the first scenario's values, the secrets and the --value values.
+		const values = flowValues(
+			(profile.scenarios[0]?.values ?? {}) as Values,
+			options.secrets,
+			options.server.values
+		);
+		flows = [];
+		for (const flow of options.server.flows) {
+			const ran = await serverFlow(options.server, flow, profile.document, values);
+			flows.push(ran.outcome);
+			if (ran.networkFailure) report.networkFailure = true;
+			findings.push(...ran.findings.map((f) => ({ ...f, file: profile.file })));
+		}
+	}
 	return {
 		file: profile.file,
 		kind: profile.kind,
 		findings: [...findings, ...merge(lint)],
-		renderings
+		renderings,
+		...(flows ? { flows } : {})
 	};
 }
 
@@ -321,7 +399,8 @@ export async function runCheck(options: CheckOptions, inputs: string[]): Promise
 		version: options.version,
 		files: [],
 		failOn: options.failOn,
-		exitCode: 0
+		exitCode: 0,
+		...(options.server ? { server: options.server.origin } : {})
 	};
 	const loaders = options.gallery
 		? GALLERY.map((template) => () => loadGallery(template))
@@ -337,7 +416,7 @@ export async function runCheck(options: CheckOptions, inputs: string[]): Promise
 	}
 	report.exitCode = exitCodeOf(report);
 	// Every output is made from this report: secrets typed for the run are masked here, once.
-	const forms = secretFormsOf(options.secrets);
+	const forms = secretFormsOf(options.secrets, options.server ? [options.server.token] : []);
 	return maskSecretsIn(report, forms);
 }
 
@@ -369,7 +448,7 @@ export function exitCodeOf(report: CheckReport): number {
 			(x) =>
 				atLeast(x.severity, report.failOn) ||
 				(x.code.startsWith('snapshot_') && x.severity === 'error') ||
-				(x.code.startsWith('live_') && x.severity === 'error')
+				(/^(live|flow)_/.test(x.code) && x.severity === 'error')
 		)
 	);
 	return failing ? EXIT.findings : EXIT.clean;

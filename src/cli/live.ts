@@ -1,10 +1,9 @@
 import { redactRequest, type BuiltRequest, type Values } from '$lib/core/request';
-import type { Interpretation } from '$lib/core/response';
 import { OutboundError, sendOutbound, type OutboundConfig } from '$lib/server/outbound';
 import { envelope } from '$lib/server/test-calls/envelope';
 import { REFUSING } from '$lib/server/test-calls/refusing';
 import type { Issue } from '$lib/core/issues';
-import type { Expectation } from './expect';
+import { judgeAnswer, type Expectation } from './expect';
 import type { Finding, LiveOutcome } from './model';
 
 /**
@@ -16,22 +15,6 @@ import type { Finding, LiveOutcome } from './model';
 /** The build error that keeps a request from being sent, as it keeps a test call. */
 export function refusal(issues: readonly Issue[]): Issue | undefined {
 	return issues.find((i) => REFUSING.has(i.code) && i.severity === 'error');
-}
-
-function fieldOf(
-	interpretation: Interpretation,
-	status: number,
-	field: string
-): string | undefined {
-	if (field === 'status') return String(status);
-	let value: unknown = interpretation;
-	for (const part of field.split('.')) {
-		if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part))
-			return undefined;
-		value = (value as Record<string, unknown>)[part];
-	}
-	if (value === undefined) return undefined;
-	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The outcome of one live request and what it says about the service. */
@@ -90,32 +73,7 @@ export async function sendLive(
 		values,
 		forms
 	);
-	const findings: LiveResult['findings'] = interpretation.issues.map((issue) => ({
-		severity: issue.severity,
-		code: issue.code,
-		message: `Live answer ${response.status}: ${issue.message}`,
-		service
-	}));
-	const mine = expectations.filter((e) => e.service === service);
-	for (const expectation of mine) {
-		const actual = fieldOf(interpretation, response.status, expectation.field);
-		if (actual !== expectation.value) {
-			findings.push({
-				severity: 'error',
-				code: 'live_expectation',
-				message: `Expected ${expectation.field} = ${expectation.value}, the answer gave ${actual === undefined ? 'no such field' : actual} (HTTP ${response.status}: ${interpretation.summary})`,
-				service
-			});
-		}
-	}
-	if (mine.length === 0 && !interpretation.success) {
-		findings.push({
-			severity: 'error',
-			code: 'live_failed',
-			message: `The platform reads the answer as a failure (HTTP ${response.status}): ${interpretation.summary}`,
-			service
-		});
-	}
+	const findings = judgeAnswer(service, response.status, interpretation, expectations);
 	return {
 		outcome: {
 			status: response.status,

@@ -82,6 +82,16 @@ Options:
                              the interpretation (success, action.kind, action.smsId, …);
                              repeatable (e.g. sendMessage:action.kind=storeSmsId)
   --gallery                  check the gallery of annotated real-world templates instead
+  --server <origin>          lint and render through a running Provisioning Studio (its
+                             POST /api/preview) instead of this program's own core; with
+                             --live, the server sends the requests (as its test calls)
+  --token <api token>        the API token for --server (pst_…); better in the environment
+                             variable PROVISIONING_STUDIO_TOKEN, kept out of shell history
+  --flows <name,…>           with --server: run these flows there (registration, sso,
+                             contacts, send-message, app-start) with the first scenario's values;
+                             a failed step fails the check
+  --value <name>=<value>     with --flows: a flow input (repeatable; repeat a name for a list,
+                             e.g. --value sms_to=+447911000000 --value sms_to=5551234567)
   -h, --help                 this help
 
 Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
@@ -133,7 +143,11 @@ const OPTIONS = {
 		output: { type: 'string' },
 		live: { type: 'boolean' },
 		expect: { type: 'string', multiple: true },
-		gallery: { type: 'boolean' }
+		gallery: { type: 'boolean' },
+		server: { type: 'string' },
+		token: { type: 'string' },
+		flows: { type: 'string' },
+		value: { type: 'string', multiple: true }
 	},
 	render: {
 		...COMMON,
@@ -231,8 +245,11 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		expectations.push(parsed);
 	}
 	if (expectations.length && !values.live) throw new UsageError('--expect needs --live.');
+	const secrets = readSecrets(values.secret, env);
+	const server = await serverTarget(values, expectations, env);
 	let live: { config: OutboundConfig; expectations: Expectation[] } | undefined;
-	if (values.live) {
+	// With --server, the server sends (its outbound policy): the local one is not read.
+	if (values.live && !server) {
 		try {
 			const { readOutboundConfig } = await import('$lib/server/outbound/config');
 			live = { config: readOutboundConfig(env), expectations };
@@ -240,7 +257,6 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 			throw new UsageError((error as Error).message);
 		}
 	}
-	const secrets = readSecrets(values.secret, env);
 	let files: string[];
 	try {
 		files = values.gallery ? [] : expandInputs(positionals);
@@ -256,22 +272,83 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		emit(withFile, reporter, values.output, env);
 		return EXIT.unreadable;
 	}
-	const report = await runCheck(
-		{
-			files,
-			scenarioFile: values.scenarios,
-			snapshots: values.snapshots,
-			updateSnapshots: values['update-snapshots'] === true,
-			secrets,
-			failOn: failOn as Severity | 'none',
-			live,
-			gallery: values.gallery === true,
-			version: VERSION
-		},
-		files
-	);
+	let report;
+	try {
+		report = await runCheck(
+			{
+				files,
+				scenarioFile: values.scenarios,
+				snapshots: values.snapshots,
+				updateSnapshots: values['update-snapshots'] === true,
+				secrets,
+				failOn: failOn as Severity | 'none',
+				live,
+				gallery: values.gallery === true,
+				server: server?.target,
+				version: VERSION
+			},
+			files
+		);
+	} catch (error) {
+		if (!server || !(error instanceof server.ServerFailure)) throw error;
+		process.stderr.write(`provisioning-studio: ${error.message}\n`);
+		return error.exitCode;
+	}
 	emit(report, reporter, values.output, env);
 	return report.exitCode;
+}
+
+/** `--server`, `--token`, `--flows`, `--value`: where and what to run on a server, if anywhere. */
+async function serverTarget(
+	values: {
+		server?: string;
+		token?: string;
+		flows?: string;
+		value?: string[];
+		live?: boolean;
+	},
+	expectations: Expectation[],
+	env: NodeJS.ProcessEnv
+) {
+	if (values.server === undefined) {
+		for (const option of ['token', 'flows', 'value'] as const) {
+			if (values[option] !== undefined)
+				throw new UsageError(`--${option} needs --server <origin>.`);
+		}
+		return undefined;
+	}
+	const { parseFlows, parseOrigin, ServerFailure, TOKEN_ENV } = await import('./server');
+	const origin = parseOrigin(values.server);
+	if (typeof origin !== 'string') throw new UsageError(origin.error);
+	const token = values.token ?? env[TOKEN_ENV] ?? '';
+	if (token === '') {
+		throw new UsageError(
+			`--server needs an API token: set ${TOKEN_ENV} (or give --token; the environment keeps it out of shell history and CI logs).`
+		);
+	}
+	const flows = values.flows === undefined ? [] : parseFlows(values.flows);
+	if (!Array.isArray(flows)) throw new UsageError(flows.error);
+	if (values.value && flows.length === 0) throw new UsageError('--value needs --flows.');
+	const given: Record<string, string | string[]> = {};
+	for (const spec of values.value ?? []) {
+		const at = spec.indexOf('=');
+		if (at < 1) throw new UsageError(`--value "${spec}" is not <name>=<value> (e.g. pin=4711).`);
+		const name = spec.slice(0, at);
+		const value = spec.slice(at + 1);
+		const seen = given[name];
+		given[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+	}
+	return {
+		target: {
+			origin,
+			token,
+			flows,
+			values: given,
+			timeoutMs: 120_000,
+			...(values.live ? { live: { expectations } } : {})
+		},
+		ServerFailure
+	};
 }
 
 function emit(

@@ -24,6 +24,8 @@ export interface Finding {
 	scenarios?: string[];
 	/** A readable diff, for a snapshot that differs. */
 	diff?: string;
+	/** The flow, for a finding of `--flows`. */
+	flow?: string;
 }
 
 /** One request as rendered (secrets masked), in order. */
@@ -58,6 +60,33 @@ export interface Rendering {
 	live?: LiveOutcome[];
 }
 
+/** One step of a flow run on the server (`--flows`), as the contract decided it. */
+export interface FlowStepOutcome {
+	service: string;
+	/** `ok`, `ignored`, `failed` or `skipped`. */
+	status: string;
+	/** What the platform does, in one sentence. */
+	text: string;
+	/** The id of the contract row that decided it. */
+	contractRow: string;
+	/** `METHOD url` as sent (secrets masked), when a request was sent. */
+	request?: string;
+	httpStatus?: number;
+	/** Why no answer came. */
+	error?: { code: string; message: string };
+}
+
+/** A flow run on the server (`--flows`). */
+export interface FlowOutcome {
+	flow: string;
+	ok: boolean;
+	/** The run's id on the server (its history under the profile's flows). */
+	runId?: number;
+	steps: FlowStepOutcome[];
+	/** Set when the server did not run it (missing values, …). */
+	refused?: { code: string; message: string };
+}
+
 /** One input file's result. */
 export interface FileResult {
 	file: string;
@@ -65,6 +94,8 @@ export interface FileResult {
 	kind: 'provisioning' | 'account' | 'fragment' | 'backup' | null;
 	findings: Finding[];
 	renderings: Rendering[];
+	/** The flows run on the server, with `--server … --flows`. */
+	flows?: FlowOutcome[];
 	/** Set when the file could not be read at all (exit code 3). */
 	unreadable?: boolean;
 }
@@ -78,6 +109,8 @@ export interface CheckReport {
 	exitCode: number;
 	/** Set by `--live`: a request could not be sent or answered (exit code 4). */
 	networkFailure?: boolean;
+	/** Set by `--server`: the origin the checks ran on. */
+	server?: string;
 }
 
 /** Severities from the worst. */

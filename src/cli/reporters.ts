@@ -130,6 +130,25 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				);
 			}
 		}
+		for (const flow of file.flows ?? []) {
+			const verdict = flow.ok ? c.green('ok') : c.red(flow.refused ? 'not run' : 'failed');
+			const run = flow.runId !== undefined ? c.dim(` (run ${flow.runId})`) : '';
+			out.push(`  ${c.dim('flow')}    ${flow.flow}: ${verdict}${run}`);
+			for (const step of flow.steps) {
+				const status =
+					step.status === 'failed'
+						? c.red(step.status)
+						: step.status === 'ok'
+							? c.green(step.status)
+							: c.dim(step.status);
+				const sent = step.request
+					? c.dim(` ${step.request}${step.httpStatus !== undefined ? ` → ${step.httpStatus}` : ''}`)
+					: '';
+				out.push(
+					`          ${step.service} ${status}: ${step.text}${sent} ${c.dim(step.contractRow)}`
+				);
+			}
+		}
 		if (file.findings.length === 0) out.push(`  ${c.green('no findings')}`);
 		out.push('');
 	}
@@ -147,6 +166,13 @@ export function textReport(report: CheckReport, colour: boolean): string {
 	if (stored.length) line.push(`snapshots: ${stored.map(([k, n]) => `${n} ${k}`).join(', ')}`);
 	if (live.ok + live.failed > 0)
 		line.push(`live: ${live.ok} read as success, ${live.failed} as failure`);
+	const flows = report.files.flatMap((f) => f.flows ?? []);
+	if (flows.length) {
+		line.push(
+			`flows: ${flows.filter((f) => f.ok).length} ok, ${flows.filter((f) => !f.ok).length} failed`
+		);
+	}
+	if (report.server) line.push(`through ${report.server}`);
 	const mark = report.exitCode === 0 ? c.green('✔') : c.red('✖');
 	out.push(`${mark} ${line.join(' · ')}`);
 	if (report.exitCode === 1 && report.failOn !== 'none') {
@@ -210,7 +236,12 @@ function testCases(file: FileResult): TestCase[] {
 		add(`lint ${r.service}`);
 		add(`render ${r.service} with "${r.scenario}"`);
 	}
+	for (const flow of file.flows ?? []) add(`flow ${flow.flow}`);
 	for (const f of file.findings) {
+		if (f.flow) {
+			add(`flow ${f.flow}`, f);
+			continue;
+		}
 		const perScenario = /^(snapshot|live)_/.test(f.code) && f.service && f.scenarios?.length === 1;
 		if (perScenario) add(`render ${f.service} with "${f.scenarios![0]}"`, f);
 		else if (f.service) add(`lint ${f.service}`, f);
@@ -239,7 +270,7 @@ export function junitReport(report: CheckReport): string {
 			const failing = testCase.findings.filter(
 				(f) =>
 					atLeast(f.severity, report.failOn) ||
-					(/^(snapshot|live)_/.test(f.code) && f.severity === 'error')
+					(/^(snapshot|live|flow)_/.test(f.code) && f.severity === 'error')
 			);
 			const quiet = testCase.findings.filter((f) => !failing.includes(f));
 			const attrs = `name="${xmlEscape(testCase.name)}" classname="${xmlEscape(name)}"`;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { SERVICES } from '$lib/core/catalogue';
-import { ScenarioValueSchema, ServiceSettingsSchema } from '$lib/core/profile';
+import { PreservedXmlSchema, ScenarioValueSchema, ServiceSettingsSchema } from '$lib/core/profile';
 import { buildRequests, toCurl, type BuiltRequest } from '$lib/core/request';
 import type { Issue } from '$lib/core/issues';
+import { declaredAccountKeys } from '$lib/core/xml';
 
 /** The headless preview: the same request builder the editor and test calls use. */
 
@@ -15,7 +16,9 @@ export const PreviewInputSchema = z.object({
 	}),
 	settings: ServiceSettingsSchema,
 	values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
-	rawSubstitution: z.boolean().default(false)
+	rawSubstitution: z.boolean().default(false),
+	/** The profile's kept XML: its own account elements are `%account[name]%` placeholders. */
+	preservedXml: z.array(PreservedXmlSchema).max(100_000).optional()
 });
 
 /** One previewed request: headers as a name → value map (repeated names joined by ", "). */
@@ -49,6 +52,7 @@ export function preview(input: z.infer<typeof PreviewInputSchema>): {
 	requests: PreviewRequest[];
 	issues: Issue[];
 } {
-	const result = buildRequests(input);
+	const { preservedXml, ...build } = input;
+	const result = buildRequests({ ...build, accountKeys: declaredAccountKeys(preservedXml ?? []) });
 	return { requests: result.requests.map(previewRequest), issues: result.issues };
 }

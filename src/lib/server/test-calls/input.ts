@@ -195,7 +195,8 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 		service: input.service,
 		settings: input.settings,
 		values: input.values as Values,
-		rawSubstitution: input.rawSubstitution
+		rawSubstitution: input.rawSubstitution,
+		accountKeys: declaredAccountKeys(input.preservedXml ?? [])
 	};
 	if (!input.secretsFrom) return { build, profileId: null, scenario: null };
 	return {

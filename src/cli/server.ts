@@ -1,0 +1,374 @@
+import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue';
+import type { Issue } from '$lib/core/issues';
+import { SECRET_MASK } from '$lib/core/profile';
+import type { Values } from '$lib/core/request';
+import type { Interpretation } from '$lib/core/response';
+import { judgeAnswer, type Expectation } from './expect';
+import {
+	EXIT,
+	type FlowOutcome,
+	type Finding,
+	type LiveOutcome,
+	type RenderedRequest
+} from './model';
+
+/**
+ * `check --server <origin> --token <api token>`: the checks asked of a running Provisioning
+ * Studio through its HTTP API instead of the program's own core: each service's lint and
+ * requests from `POST /api/preview`, and with `--flows`, the flows from `POST /api/flows/<name>`.
+ * Only the global `fetch` is used (no bundled network code is loaded).
+ */
+
+/** The environment variable the token is read from when `--token` is not given. */
+export const TOKEN_ENV = 'PROVISIONING_STUDIO_TOKEN';
+
+/** Where to run the checks, and which flows to run there. */
+export interface ServerTarget {
+	/** The app's origin, e.g. `https://studio.example.com` (no path). */
+	origin: string;
+	token: string;
+	flows: FlowName[];
+	/** `--value name=value` for the flows, over the scenario's values. */
+	values: Record<string, string | string[]>;
+	/** How long one API call may take (ms). */
+	timeoutMs: number;
+	/** `--live`: each service's requests sent as the server's test calls, judged by these rules. */
+	live?: { expectations: Expectation[] };
+}
+
+/** A failure that stops the whole run: the server is unreachable or refuses the token. */
+export class ServerFailure extends Error {
+	constructor(
+		message: string,
+		readonly exitCode: number
+	) {
+		super(message);
+	}
+}
+
+/** The token as it may be shown: its `pst_` prefix and the mask, never a character of the secret. */
+export function maskToken(token: string): string {
+	return token.startsWith('pst_') ? `pst_${SECRET_MASK}` : SECRET_MASK;
+}
+
+/** `--server` as an origin (`http:` or `https:`, no path, query or credentials); else a message. */
+export function parseOrigin(text: string): string | { error: string } {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return {
+			error: `--server "${text}" is not a URL; give the app's origin, e.g. https://studio.example.com.`
+		};
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return { error: `--server "${text}": use an http: or https: origin.` };
+	}
+	if (url.username || url.password) {
+		return {
+			error: `--server: put no credentials in the URL; the API token goes in --token or ${TOKEN_ENV}.`
+		};
+	}
+	if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+		return { error: `--server "${text}": give the origin only (${url.origin}), without a path.` };
+	}
+	return url.origin;
+}
+
+/** `--flows a,b`: flow names, or a message. */
+export function parseFlows(text: string): FlowName[] | { error: string } {
+	const names = text
+		.split(',')
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
+	const unknown = names.filter((n) => !(FLOW_NAMES as readonly string[]).includes(n));
+	if (names.length === 0 || unknown.length) {
+		return {
+			error: `--flows takes a list of ${FLOW_NAMES.join(', ')}${unknown.length ? `, not "${unknown.join('", "')}"` : ''}.`
+		};
+	}
+	return [...new Set(names)] as FlowName[];
+}
+
+interface Answer {
+	status: number;
+	body: Record<string, unknown>;
+}
+
+/** One JSON call of the API with the token; what stops the run is thrown as a ServerFailure. */
+async function call(target: ServerTarget, path: string, payload: unknown): Promise<Answer> {
+	const hide = (text: string) => text.split(target.token).join(maskToken(target.token));
+	let response: Response;
+	try {
+		response = await fetch(`${target.origin}${path}`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${target.token}`,
+				'content-type': 'application/json',
+				accept: 'application/json'
+			},
+			body: JSON.stringify(payload),
+			redirect: 'manual',
+			signal: AbortSignal.timeout(target.timeoutMs)
+		});
+	} catch (error) {
+		const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+		const why =
+			(error as Error).name === 'TimeoutError'
+				? `no answer within ${target.timeoutMs / 1000} s`
+				: (cause?.code ?? cause?.message ?? (error as Error).message);
+		throw new ServerFailure(
+			`Cannot reach ${target.origin} (POST ${path}): ${hide(why)}.`,
+			EXIT.network
+		);
+	}
+	const text = await response.text().catch(() => '');
+	let body: Record<string, unknown> = {};
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+	} catch {
+		// Not JSON: judged by the status below.
+	}
+	const error = (body.error ?? {}) as { code?: string; message?: string };
+	const said = error.code ? ` ${error.code}: ${hide(error.message ?? '')}` : '';
+	if (response.status === 401) {
+		throw new ServerFailure(
+			`${target.origin} refused the API token ${maskToken(target.token)} (401${said}). Check --token or ${TOKEN_ENV}: the token may be revoked, mistyped or made on another instance (tokens are made under Account › API tokens, or POST /api/tokens).`,
+			EXIT.usage
+		);
+	}
+	if (response.status === 403) {
+		throw new ServerFailure(
+			`${target.origin} refused POST ${path} for the API token ${maskToken(target.token)} (403${said}). A token acts with its owner's role: lint and rendering need a viewer, --live and --flows an editor.`,
+			EXIT.usage
+		);
+	}
+	if (response.status >= 300 && response.status < 400) {
+		throw new ServerFailure(
+			`${target.origin} answered POST ${path} with a redirect (${response.status}${response.headers.get('location') ? ` to ${response.headers.get('location')}` : ''}): give the app's own origin to --server.`,
+			EXIT.usage
+		);
+	}
+	if (response.status === 404 && !error.code) {
+		throw new ServerFailure(
+			`${target.origin} has no POST ${path} (404): is it a Provisioning Studio, of a version with this API?`,
+			EXIT.usage
+		);
+	}
+	if (response.status >= 500 || (!error.code && response.status >= 400) || !text.startsWith('{')) {
+		throw new ServerFailure(
+			`${target.origin} could not answer POST ${path} (HTTP ${response.status}${said}).`,
+			EXIT.network
+		);
+	}
+	return { status: response.status, body };
+}
+
+/** What the server's preview answered for one service and one scenario. */
+export interface ServerRendering {
+	requests: RenderedRequest[];
+	issues: Issue[];
+}
+
+/**
+ * Lint and requests of one service from the server's preview (the same builder the editor and
+ * test calls use there). Requests are as the server built them: the caller masks secrets.
+ */
+export async function serverPreview(
+	target: ServerTarget,
+	input: ServiceCall
+): Promise<ServerRendering> {
+	const answer = await call(target, '/api/preview', input);
+	if (answer.status !== 200) {
+		const error = answer.body.error as { code: string; message: string };
+		return {
+			requests: [],
+			issues: [
+				{
+					code: `server_${error.code}`,
+					severity: 'error',
+					message: `The server refused the preview of ${input.service}: ${error.message}`
+				}
+			]
+		};
+	}
+	const requests = (answer.body.requests ?? []) as {
+		method: string;
+		url: string;
+		headers: Record<string, string>;
+		body: string | null;
+		recipient?: string;
+	}[];
+	return {
+		requests: requests.map((r) => ({
+			method: r.method,
+			url: r.url,
+			headers: Object.entries(r.headers).map(([name, value]) => ({ name, value })),
+			body: r.body,
+			...(r.recipient !== undefined ? { recipient: r.recipient } : {})
+		})),
+		issues: (answer.body.issues ?? []) as Issue[]
+	};
+}
+
+/** The body of a preview or a test call: one service of a profile with one scenario's values. */
+export interface ServiceCall {
+	service: string;
+	settings: Record<string, string>;
+	values: Values;
+	rawSubstitution: boolean;
+	preservedXml: unknown[];
+}
+
+/** Test call errors where the request was not sent as written (not a network failure). */
+const NOT_SENT = new Set(['invalid_header', 'invalid_url']);
+
+/**
+ * `--live` through the server: the service's requests sent as the server's test calls (its
+ * outbound policy, limits and audit), each answer judged as `--live` judges it here.
+ */
+export async function serverTestCall(
+	target: ServerTarget,
+	input: ServiceCall,
+	expectations: readonly Expectation[]
+): Promise<{
+	outcomes: LiveOutcome[];
+	findings: Omit<Finding, 'file'>[];
+	networkFailure: boolean;
+}> {
+	const service = input.service;
+	const answer = await call(target, '/api/test-calls', input);
+	if (answer.status !== 200) {
+		const error = answer.body.error as { code: string; message: string };
+		return {
+			outcomes: [],
+			findings: [
+				{ severity: 'error', code: 'live_refused', message: `Not sent: ${error.message}`, service }
+			],
+			networkFailure: false
+		};
+	}
+	const calls = (answer.body.calls ?? []) as {
+		request: { method: string; url: string } | null;
+		response?: { status: number; timings?: { total?: number } };
+		interpretation?: Interpretation;
+		error?: { code: string; message: string };
+	}[];
+	const outcomes: LiveOutcome[] = [];
+	const findings: Omit<Finding, 'file'>[] = [];
+	let networkFailure = false;
+	for (const c of calls) {
+		if (c.error || !c.response || !c.interpretation) {
+			const error = c.error ?? { code: 'no_answer', message: 'The server gave no answer.' };
+			const notSent = NOT_SENT.has(error.code);
+			if (!notSent) networkFailure = true;
+			const what = c.request ? `${c.request.method} ${c.request.url}` : service;
+			outcomes.push({ error, ms: 0 });
+			findings.push({
+				severity: 'error',
+				code: notSent ? 'live_refused' : 'live_network',
+				message: error.message.startsWith(`${c.request?.method} `)
+					? error.message
+					: `${what}: ${error.message}`,
+				service
+			});
+			continue;
+		}
+		const { status } = c.response;
+		findings.push(...judgeAnswer(service, status, c.interpretation, expectations));
+		outcomes.push({
+			status,
+			success: c.interpretation.success,
+			summary: c.interpretation.summary,
+			...(c.interpretation.shape ? { shape: c.interpretation.shape.shape.id } : {}),
+			ms: Math.round(c.response.timings?.total ?? 0)
+		});
+	}
+	return { outcomes, findings, networkFailure };
+}
+
+/** Error codes of a step that mean the network failed (as `--live`'s exit code 4). */
+const NOT_NETWORK = new Set(['https_required', 'invalid_header', 'secret_origin']);
+
+interface StepView {
+	service: string;
+	request: { method: string; url: string } | null;
+	response: { status?: number } | null;
+	error: { code: string; message: string } | null;
+	decision: { status: string; text: string; shownToUser?: string };
+	contractRow: { id: string; table: string; text: string };
+}
+
+/** One flow run through the server: its steps for the report, and findings for what failed. */
+export async function serverFlow(
+	target: ServerTarget,
+	flow: FlowName,
+	document: unknown,
+	values: Values
+): Promise<{ outcome: FlowOutcome; findings: Omit<Finding, 'file'>[]; networkFailure: boolean }> {
+	const answer = await call(target, `/api/flows/${flow}`, { document, values });
+	if (answer.status !== 200) {
+		const error = answer.body.error as { code: string; message: string };
+		const missing = (answer.body.missing ?? []) as { name: string; service: string | null }[];
+		const message = missing.length
+			? `The ${flow} flow needs values this run does not give: ${missing.map((m) => (m.service ? `${m.name} (${m.service})` : m.name)).join(', ')}. Give them with --value ${missing[0].name}=… or in the scenario file; nothing was sent.`
+			: `The server refused the ${flow} flow (${answer.status} ${error.code}): ${error.message}`;
+		return {
+			outcome: { flow, ok: false, steps: [], refused: { code: error.code, message } },
+			findings: [{ severity: 'error', code: `flow_${error.code}`, message, flow }],
+			networkFailure: false
+		};
+	}
+	const steps = (answer.body.steps ?? []) as StepView[];
+	const findings: Omit<Finding, 'file'>[] = [];
+	let networkFailure = false;
+	for (const step of steps) {
+		if (step.error && !NOT_NETWORK.has(step.error.code)) networkFailure = true;
+		if (step.decision.status !== 'failed') continue;
+		findings.push({
+			severity: 'error',
+			code: 'flow_step_failed',
+			message: `${flow}: ${step.service}: ${step.decision.text} (contract: ${step.contractRow.table} › ${step.contractRow.id})`,
+			service: step.service,
+			flow
+		});
+	}
+	const ok = answer.body.ok === true;
+	if (!ok && findings.length === 0) {
+		findings.push({
+			severity: 'error',
+			code: 'flow_failed',
+			message: `${flow}: the journey did not go as the contract wants.`,
+			flow
+		});
+	}
+	return {
+		outcome: {
+			flow,
+			ok,
+			...(typeof answer.body.id === 'number' ? { runId: answer.body.id } : {}),
+			steps: steps.map((s) => ({
+				service: s.service,
+				status: s.decision.status,
+				text: s.decision.text,
+				contractRow: s.contractRow.id,
+				...(s.request ? { request: `${s.request.method} ${s.request.url}` } : {}),
+				...(s.response?.status !== undefined ? { httpStatus: s.response.status } : {}),
+				...(s.error ? { error: s.error } : {})
+			}))
+		},
+		findings,
+		networkFailure
+	};
+}
+
+/** The values a flow runs with: the scenario's (without masks), the secrets, then `--value`s. */
+export function flowValues(
+	scenario: Values,
+	secrets: Record<string, string>,
+	given: Record<string, string | string[]>
+): Values {
+	const own = Object.entries(scenario).filter(([, v]) => v !== SECRET_MASK);
+	return { ...Object.fromEntries(own), ...secrets, ...given } as Values;
+}

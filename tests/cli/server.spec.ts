@@ -1,0 +1,411 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
+import { freePort, stopAllServers, type TestServer } from '../helpers/server';
+import { startUpstream, type Upstream } from '../helpers/upstream';
+import { ensureBuilt, fixture, run, tempDir } from './helpers';
+
+/**
+ * `check --server`: the real program against the real built app, started here on port 0 with a
+ * fresh data directory; API tokens made through the API; flows sent to a real local upstream.
+ */
+
+let server: TestServer;
+let upstream: Upstream;
+let editor: TestUser;
+let viewer: TestUser;
+let editorToken: string;
+let viewerToken: string;
+let work: { dir: string; remove: () => void };
+
+async function tokenOf(user: TestUser): Promise<string> {
+	const made = await user.client.json<{ token?: string }>('/api/tokens', {
+		method: 'POST',
+		json: { name: 'ci' }
+	});
+	if (made.status !== 201 || !made.body.token) throw new Error(`No token: ${made.status}`);
+	return made.body.token;
+}
+
+beforeAll(async () => {
+	await ensureBuilt();
+	let admin;
+	({ server, admin } = await serverWithAdmin({
+		OUTBOUND_ALLOW: '127.0.0.1/32',
+		OUTBOUND_PORTS: '1024-65535',
+		OUTBOUND_TOTAL_TIMEOUT_MS: '3000'
+	}));
+	editor = await createUser(admin, 'editor', 'cli-editor@example.test');
+	viewer = await createUser(admin, 'viewer', 'cli-viewer@example.test');
+	editorToken = await tokenOf(editor);
+	viewerToken = await tokenOf(viewer);
+	upstream = await startUpstream({
+		otherwise: {
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"sms_id": "sms-1"}'
+		}
+	});
+	work = tempDir();
+});
+
+afterAll(async () => {
+	await upstream.stop();
+	await stopAllServers();
+	work.remove();
+});
+
+/** Runs the program with the token in the environment, as the documentation advises. */
+function check(args: string[], token = viewerToken) {
+	return run(['check', ...args], { env: { PROVISIONING_STUDIO_TOKEN: token } });
+}
+
+interface JsonReport {
+	exitCode: number;
+	server?: string;
+	files: {
+		findings: { code: string; severity: string; place?: object; key?: string }[];
+		renderings: object[];
+		flows?: {
+			flow: string;
+			ok: boolean;
+			steps: { service: string; status: string; contractRow: string }[];
+		}[];
+	}[];
+}
+
+/** A profile whose Send Message goes to the upstream, with one scenario of one recipient. */
+function sendMessageProfile(name: string): string {
+	const file = path.join(work.dir, `${name}.xml`);
+	writeFileSync(
+		file,
+		'<account>\n' +
+			`<genericSmsSendUrl>${upstream.url}/send</genericSmsSendUrl>\n` +
+			'<genericSmsSendPostData>{"to": "%sms_to%", "body": "%sms_body%"}</genericSmsSendPostData>\n' +
+			'<genericSmsSendContentType>application/json</genericSmsSendContentType>\n' +
+			'</account>\n'
+	);
+	writeFileSync(
+		path.join(work.dir, `${name}.scenarios.json`),
+		JSON.stringify({
+			scenarios: [{ name: 'Hello', values: { sms_to: '+447911000000', sms_body: 'Hi' } }]
+		})
+	);
+	return file;
+}
+
+describe('check --server: lint and rendering by a running app', () => {
+	it('gives the same findings, requests and exit code as the local check', async () => {
+		for (const file of [fixture('clean/acme.xml'), fixture('findings/bad.xml')]) {
+			const local = await run(['check', file, '--reporter', 'json']);
+			const remote = await check([file, '--server', server.url, '--reporter', 'json']);
+			expect(remote.stderr).toBe('');
+			expect(remote.code).toBe(local.code);
+			const l = JSON.parse(local.stdout) as JsonReport;
+			const r = JSON.parse(remote.stdout) as JsonReport;
+			expect(r.server).toBe(server.url);
+			expect(r.files).toEqual(l.files);
+		}
+		// The fixture with findings does have them, with places in the file.
+		const bad = JSON.parse(
+			(await check([fixture('findings/bad.xml'), '--server', server.url, '--reporter', 'json']))
+				.stdout
+		) as JsonReport;
+		expect(bad.exitCode).toBe(1);
+		expect(bad.files[0].findings.some((f) => f.severity === 'error' && f.place)).toBe(true);
+	});
+
+	it('snapshots written by the local check match what the server renders', async () => {
+		const snapshots = path.join(work.dir, 'snapshots');
+		const file = fixture('clean/acme.xml');
+		const written = await run(['check', file, '--snapshots', snapshots, '--update-snapshots']);
+		expect(written.code).toBe(0);
+		const remote = await check([file, '--server', server.url, '--snapshots', snapshots]);
+		expect(remote.code).toBe(0);
+		expect(remote.stdout).toMatch(/snapshots: \d+ match/);
+		expect(remote.stdout).not.toMatch(/differs|missing/);
+		expect(remote.stdout).toContain(`through ${server.url}`);
+	});
+
+	it('a --secret sent to the server for rendering is masked in every output', async () => {
+		const out = path.join(work.dir, 'secret.sarif');
+		const result = await run(
+			[
+				'check',
+				fixture('clean/acme.xml'),
+				'--server',
+				server.url,
+				'--secret',
+				'account[password]=PROV_PASS',
+				'--reporter',
+				'json',
+				'--output',
+				out
+			],
+			{ env: { PROVISIONING_STUDIO_TOKEN: viewerToken, PROV_PASS: 'hunter2-server-secret' } }
+		);
+		expect(result.code).toBe(0);
+		const report = readFileSync(out, 'utf8');
+		const bodies = (
+			JSON.parse(report) as { files: { renderings: { requests: { body: string }[] }[] }[] }
+		).files[0].renderings.flatMap((r) => r.requests.map((q) => q.body));
+		expect(bodies.some((b) => b.includes('"password": "••••••••"'))).toBe(true);
+		expect(report + result.stdout + result.stderr).not.toContain('hunter2-server-secret');
+	});
+
+	it('a profile’s own account keys are known to the server’s lint', async () => {
+		const file = path.join(work.dir, 'own-keys.xml');
+		writeFileSync(
+			file,
+			'<account>\n<apiUser>acme</apiUser>\n' +
+				'<genericSmsSendUrl>https://sms.example.com/send?user=%account[apiUser]%&amp;to=%sms_to%</genericSmsSendUrl>\n' +
+				'</account>\n'
+		);
+		const remote = await check([file, '--server', server.url, '--reporter', 'json']);
+		const report = JSON.parse(remote.stdout) as JsonReport;
+		expect(report.files[0].findings.map((f) => f.code)).not.toContain('unknown_placeholder');
+		expect(JSON.stringify(report.files[0].renderings)).toContain('user=acme');
+	});
+
+	it('a refused token: a clear message, the token masked, exit code 2', async () => {
+		const wrong = 'pst_0123456789abcdef0123456789abcdef';
+		const result = await check([fixture('clean/acme.xml'), '--server', server.url], wrong);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('refused the API token pst_••••••••');
+		expect(result.stderr).toContain('401');
+		expect(result.stderr).toContain('PROVISIONING_STUDIO_TOKEN');
+		expect(result.stderr + result.stdout).not.toContain('0123456789abcdef');
+		// Also given with --token: still never shown.
+		const flag = await run([
+			'check',
+			fixture('clean/acme.xml'),
+			'--server',
+			server.url,
+			'--token',
+			wrong
+		]);
+		expect(flag.code).toBe(2);
+		expect(flag.stderr + flag.stdout).not.toContain('0123456789abcdef');
+	});
+
+	it('a server that does not answer: exit code 4', async () => {
+		const closed = `http://127.0.0.1:${await freePort()}`;
+		const result = await check([fixture('clean/acme.xml'), '--server', closed]);
+		expect(result.code).toBe(4);
+		expect(result.stderr).toContain(`Cannot reach ${closed}`);
+		expect(result.stderr).toContain('ECONNREFUSED');
+	});
+
+	it('usage errors: no token, a bad origin, --flows or --token without --server', async () => {
+		const file = fixture('clean/acme.xml');
+		const cases: [string[], RegExp][] = [
+			[
+				['check', file, '--server', server.url],
+				/needs an API token: set PROVISIONING_STUDIO_TOKEN/
+			],
+			[['check', file, '--server', 'ftp://example.com', '--token', 'x'], /http: or https:/],
+			[['check', file, '--server', `${server.url}/api`, '--token', 'x'], /origin only/],
+			[['check', file, '--flows', 'sso'], /--flows needs --server/],
+			[['check', file, '--token', 'x'], /--token needs --server/],
+			[['check', file, '--server', server.url, '--token', 'x', '--flows', 'nope'], /not "nope"/],
+			[
+				['check', file, '--server', server.url, '--token', 'x', '--value', 'a=b'],
+				/--value needs --flows/
+			]
+		];
+		for (const [args, message] of cases) {
+			const result = await run(args);
+			expect(result.code, args.join(' ')).toBe(2);
+			expect(result.stderr).toMatch(message);
+		}
+	});
+});
+
+describe('check --server --live: the server sends, as its test calls', () => {
+	it('sends each request from the server and judges the answer as --live does', async () => {
+		const file = sendMessageProfile('live-ok');
+		const before = upstream.requests.length;
+		// No OUTBOUND_ALLOW here: the local policy would refuse 127.0.0.1; the server's allows it.
+		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		expect(result.stderr).toBe('');
+		expect(result.code).toBe(0);
+		const sent = upstream.requests.slice(before);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toBe('{"to": "+447911000000", "body": "Hi"}');
+		expect(result.stdout).toMatch(/live +sendMessage with "Hello": 200 → .*sms-1/);
+		expect(result.stdout).toContain('live: 1 read as success, 0 as failure');
+	});
+
+	it('--expect rules judge the server’s answers; a failure answer fails the check', async () => {
+		const file = sendMessageProfile('live-expect');
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"message_id": "m-1"}'
+		});
+		const result = await check(
+			[file, '--server', server.url, '--live', '--expect', 'sendMessage:action.kind=storeSmsId'],
+			editorToken
+		);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toContain('live_expectation');
+		expect(result.stdout).toContain('Expected action.kind = storeSmsId');
+	});
+
+	it('an upstream that does not answer: exit code 4, as --live', async () => {
+		const file = path.join(work.dir, 'live-closed.xml');
+		writeFileSync(
+			file,
+			readFileSync(sendMessageProfile('live-closed'), 'utf8').replace(
+				upstream.url,
+				`http://127.0.0.1:${await freePort()}`
+			)
+		);
+		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		expect(result.code).toBe(4);
+		expect(result.stdout).toContain('live_network');
+	});
+
+	it('a viewer’s token cannot send: 403 explained, exit 2, nothing sent', async () => {
+		const file = sendMessageProfile('live-viewer');
+		const before = upstream.requests.length;
+		const result = await check([file, '--server', server.url, '--live']);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('403');
+		expect(upstream.requests.length).toBe(before);
+	});
+});
+
+describe('check --server --flows', () => {
+	it('runs a flow there with the scenario’s values and reports each step', async () => {
+		const file = sendMessageProfile('flow-ok');
+		const before = upstream.requests.length;
+		const result = await check(
+			[file, '--server', server.url, '--flows', 'send-message'],
+			editorToken
+		);
+		expect(result.stderr).toBe('');
+		expect(result.code).toBe(0);
+		const sent = upstream.requests.slice(before);
+		// The scenario file's values: one recipient.
+		expect(sent).toHaveLength(1);
+		expect(sent[0].url).toBe('/send');
+		expect(sent[0].body).toBe('{"to": "+447911000000", "body": "Hi"}');
+		expect(result.stdout).toMatch(/flow +send-message: ok \(run \d+\)/);
+		expect(result.stdout).toMatch(/sendMessage ok: .*POST http:\/\/127\.0\.0\.1:\d+\/send → 200/);
+		expect(result.stdout).toContain('flows: 1 ok, 0 failed');
+	});
+
+	it('--value gives the flow’s inputs (a repeated name is a list)', async () => {
+		const file = sendMessageProfile('flow-values');
+		const before = upstream.requests.length;
+		const result = await check(
+			[
+				file,
+				'--server',
+				server.url,
+				'--flows',
+				'send-message',
+				'--value',
+				'sms_to=+447911000001',
+				'--value',
+				'sms_to=5551234567',
+				'--value',
+				'sms_body=From CI',
+				'--reporter',
+				'json'
+			],
+			editorToken
+		);
+		expect(result.code).toBe(0);
+		const bodies = upstream.requests.slice(before).map((r) => r.body);
+		expect(bodies).toEqual([
+			'{"to": "+447911000001", "body": "From CI"}',
+			'{"to": "5551234567", "body": "From CI"}'
+		]);
+		const report = JSON.parse(result.stdout) as JsonReport;
+		expect(report.files[0].flows![0].steps.map((s) => s.status)).toEqual(['ok', 'ok']);
+	});
+
+	it('a failed step fails the check (exit 1), named with its contract row, in every reporter', async () => {
+		const file = sendMessageProfile('flow-fails');
+		upstream.answerNext({
+			status: 500,
+			headers: { 'content-type': 'application/json' },
+			body: '{"message": "Out of credit"}'
+		});
+		const result = await check(
+			[file, '--server', server.url, '--flows', 'send-message', '--fail-on', 'none'],
+			editorToken
+		);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toMatch(/flow +send-message: failed/);
+		expect(result.stdout).toContain('flow_step_failed');
+		expect(result.stdout).toContain('flows: 0 ok, 1 failed');
+
+		upstream.answerNext({ status: 500, body: 'no' });
+		const junitFile = path.join(work.dir, 'flows.junit.xml');
+		const junit = await check(
+			[
+				file,
+				'--server',
+				server.url,
+				'--flows',
+				'send-message',
+				'--reporter',
+				'junit',
+				'--output',
+				junitFile
+			],
+			editorToken
+		);
+		expect(junit.code).toBe(1);
+		const xml = readFileSync(junitFile, 'utf8');
+		expect(xml).toMatch(
+			/<testcase name="flow send-message"[^>]*>\s*<failure [^>]*type="flow_step_failed"/
+		);
+	});
+
+	it('a step that gets no answer: exit code 4, the step’s error reported', async () => {
+		const file = path.join(work.dir, 'flow-closed.xml');
+		const closed = `http://127.0.0.1:${await freePort()}`;
+		writeFileSync(
+			file,
+			readFileSync(sendMessageProfile('flow-closed'), 'utf8').replace(upstream.url, closed)
+		);
+		const result = await check(
+			[file, '--server', server.url, '--flows', 'send-message', '--reporter', 'json'],
+			editorToken
+		);
+		expect(result.code).toBe(4);
+		const report = JSON.parse(result.stdout) as JsonReport;
+		const flow = report.files[0].flows![0];
+		expect(flow.ok).toBe(false);
+		expect(JSON.stringify(flow.steps)).toContain('connect_refused');
+	});
+
+	it('inputs a flow needs and the run does not give: named, nothing sent, exit 1', async () => {
+		const file = sendMessageProfile('flow-missing');
+		const before = upstream.requests.length;
+		const result = await check(
+			[file, '--server', server.url, '--flows', 'registration'],
+			editorToken
+		);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toMatch(/needs values this run does not give: .*phoneNumber/);
+		expect(result.stdout).toContain('--value');
+		expect(upstream.requests.length).toBe(before);
+	});
+
+	it('a viewer’s token cannot run flows: 403 explained, exit 2', async () => {
+		const file = sendMessageProfile('flow-viewer');
+		const before = upstream.requests.length;
+		const result = await check([file, '--server', server.url, '--flows', 'send-message']);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('403');
+		expect(result.stderr).toContain('editor');
+		expect(result.stderr).toContain('pst_••••••••');
+		expect(upstream.requests.length).toBe(before);
+	});
+});
