@@ -149,7 +149,7 @@ async function documentOf(ctx: ServerContext, input: FlowInput): Promise<Profile
 }
 
 /** The values of a run: the profile's own account values (not its secrets), then the given ones. */
-function valuesOf(document: ProfileDocument, given: Values): Values {
+export function valuesOf(document: ProfileDocument, given: Values): Values {
 	const own = declaredAccountKeys(document.preservedXml)
 		.filter((key) => !key.secret)
 		.map((key) => [`account[${key.name}]`, key.value]);
