@@ -1,0 +1,228 @@
+import type { Page } from '@playwright/test';
+import { startUpstream, type Upstream } from '../helpers/upstream';
+import { expect, expectAccessible, test, uniqueName } from './fixtures';
+
+/**
+ * Flows in the browser: the journeys run against echo sinks and sandboxes this test creates, and
+ * a local HTTPS upstream for the services that accept only https:.
+ */
+
+const XML_TYPE = { 'content-type': 'application/xml' };
+
+function document(services: object) {
+	return {
+		version: 1,
+		services,
+		push: { gatewayUrl: '', appId: '', target: 'unknown' },
+		scenarios: [],
+		rawSubstitution: false,
+		preservedXml: []
+	};
+}
+
+async function originOf(page: Page): Promise<string> {
+	if (page.url() === 'about:blank') await page.goto('/profiles');
+	return new URL(page.url()).origin;
+}
+
+/** An echo sink answering `status` with `body`; its absolute URL. */
+async function sink(page: Page, status: number, body = '', contentType = ''): Promise<string> {
+	const origin = await originOf(page);
+	const made = await page.request.post('/api/sinks', {
+		headers: { origin },
+		data: { name: uniqueName(`Flow sink ${status}`), answer: { status, contentType, body } }
+	});
+	expect(made.status()).toBe(201);
+	const { sink } = (await made.json()) as { sink: { path: string } };
+	return `${origin}${sink.path}`;
+}
+
+async function profile(page: Page, services: object): Promise<string> {
+	const origin = await originOf(page);
+	const made = await page.request.post('/api/profiles', {
+		headers: { origin },
+		data: { name: uniqueName('Flows'), document: document(services) }
+	});
+	expect(made.status()).toBe(201);
+	return ((await made.json()) as { profile: { id: string } }).profile.id;
+}
+
+test.describe('flows', () => {
+	let secure: Upstream;
+
+	test.beforeAll(async () => {
+		secure = await startUpstream({ tls: true });
+	});
+
+	test.afterAll(async () => {
+		await secure.stop();
+	});
+
+	test('registration: the verifier answers 200 with key/values, page 2 sends the PIN, the provisioning answer is read', async ({
+		page
+	}) => {
+		const verifier = await sink(page, 200, '{"token":"t-42"}', 'application/json');
+		const id = await profile(page, {
+			phoneNumberVerifier: {
+				phoneNumberVerifierUrl: `${verifier}verify`,
+				phoneNumberVerifierPostData: 'number=%phoneNumber%'
+			},
+			extSSOProv: {
+				extSSOProvUrl: `${secure.url}/provision`,
+				extSSOProvPostData:
+					'user=%account[cloud_username]%&pin=%account[cloud_password]%&token=%token%'
+			}
+		});
+		secure.answerNext({
+			status: 200,
+			headers: XML_TYPE,
+			body: '<account><username>sip-9</username><password>s3cret-9</password></account>'
+		});
+		const before = secure.requests.length;
+		await page.goto(`/profiles/${id}`);
+		await page.getByRole('link', { name: 'Flows' }).click();
+		await expect(page.getByRole('heading', { level: 1 })).toContainText('Flows of');
+		await expect(page.getByRole('radio', { name: 'Registration wizard' })).toBeChecked();
+
+		// Nothing is guessed: an empty form is refused with what is missing.
+		await page.getByRole('button', { name: 'Run' }).click();
+		await expect(page.getByRole('alert')).toContainText('phoneNumber: Required');
+		await expect(page.getByRole('alert')).toContainText('pin: Required');
+		await page.getByLabel('phoneNumber', { exact: true }).fill('4155550123');
+		await page.getByLabel('pin', { exact: true }).fill('4711');
+		await page.getByRole('button', { name: 'Run' }).click();
+		await expect(page.getByRole('alert')).toContainText('An international number');
+
+		await page.getByLabel('phoneNumber', { exact: true }).fill('+14155550123');
+		// Ctrl+Enter runs it from the form.
+		await page.getByLabel('pin', { exact: true }).press('Control+Enter');
+		const result = page.getByRole('region', { name: /^Run \d+: Registration wizard/ });
+		await expect(result).toContainText('The journey went as the contract wants.');
+		await expect(page).toHaveURL(/run=\d+/);
+
+		// The two wizard pages, beside the calls.
+		const wizard = result.getByRole('group', {
+			name: 'The registration wizard as the user sees it'
+		});
+		await expect(wizard.getByRole('region', { name: 'Page 1: phone number' })).toContainText(
+			'+14155550123'
+		);
+		const page2 = wizard.getByRole('region', { name: 'Page 2: PIN' });
+		await expect(page2).toContainText('%token%');
+		await expect(page2).toContainText('t-42');
+		await expect(page2).toContainText('Provisioned');
+
+		// Every step: decision, contract row, the request as sent (PIN masked), the response.
+		const first = result.getByRole('article', { name: /1\. Phone Number Verifier/ });
+		await expect(first).toContainText('the wizard moves to page 2');
+		await expect(first).toContainText('Contract, States and transitions');
+		await expect(first.getByLabel('Request body of step 1')).toHaveText('number=%2B14155550123');
+		await expect(first.getByLabel('Response body')).toContainText('t-42');
+		const second = result.getByRole('article', { name: /2\. External provisioning/i });
+		await expect(second).toContainText('External provisioning is invoked with the phone number');
+		await expect(second.getByLabel('Request body of step 2')).toContainText('token=t-42');
+		await expect(second.getByLabel('Request body of step 2')).not.toContainText('4711');
+		await expect(result).not.toContainText('s3cret-9');
+		expect(secure.requests[before].body).toBe('user=%2B14155550123&pin=4711&token=t-42');
+
+		// Listed, and openable later.
+		const runs = page.getByRole('table', { name: /Runs of flows/ });
+		await expect(runs.getByRole('row')).toHaveCount(2);
+		await expect(runs).toContainText('admin@example.com');
+		await expect(runs).toContainText('As the contract wants');
+		await page.screenshot({ path: 'test-results/flows-registration.png', fullPage: true });
+		await expectAccessible(page);
+		await page.emulateMedia({ colorScheme: 'dark' });
+		await expectAccessible(page);
+	});
+
+	test('registration: a verifier answering 500 with a message keeps the wizard on page 1 with it', async ({
+		page
+	}) => {
+		const verifier = await sink(page, 500, '{"message":"Try later"}', 'application/json');
+		const id = await profile(page, {
+			phoneNumberVerifier: {
+				phoneNumberVerifierUrl: `${verifier}verify`,
+				phoneNumberVerifierPostData: 'number=%phoneNumber%'
+			},
+			extSSOProv: { extSSOProvUrl: `${secure.url}/provision`, extSSOProvPostData: 'u=%username%' }
+		});
+		const before = secure.requests.length;
+		await page.goto(`/profiles/${id}/flows`);
+		await page.getByLabel('phoneNumber', { exact: true }).fill('+14155550123');
+		await page.getByLabel('pin', { exact: true }).fill('4711');
+		await page.getByRole('button', { name: 'Run' }).click();
+		const result = page.getByRole('region', { name: /^Run \d+: Registration wizard/ });
+		await expect(result).toContainText(
+			'The verifier answered 500; the wizard stays on page 1 and shows in a message box: “Try later”.'
+		);
+		const page1 = result.getByRole('region', { name: 'Page 1: phone number' });
+		await expect(page1).toContainText('The wizard stays on this page.');
+		await expect(page1.getByLabel('Message box')).toHaveText(/Try later/);
+		await expect(result.getByRole('region', { name: 'Page 2: PIN' })).toContainText('Not reached');
+		await expect(result.getByRole('article')).toHaveCount(1);
+		expect(secure.requests.length).toBe(before);
+		await expect(page.getByRole('table', { name: /Runs of flows/ })).toContainText('Failed');
+		await page.setViewportSize({ width: 390, height: 844 });
+		await page.screenshot({ path: 'test-results/flows-rejected-390.png', fullPage: true });
+		const overflow = await page.evaluate(
+			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+		);
+		expect(overflow).toBeLessThanOrEqual(0);
+	});
+
+	test('contacts: 204 is success, 500 is silently ignored; a past run reopens', async ({
+		page
+	}) => {
+		const ok = await sink(page, 204);
+		const broken = await sink(page, 500, 'boom', 'text/plain');
+		const id = await profile(page, {
+			invitationAccepted: {
+				invitationAcceptedUrl: `${ok}invite`,
+				invitationAcceptedPostData: '{"invitee":"%invitee%","invitor":"%invitor%"}',
+				invitationAcceptedContentType: 'application/json'
+			},
+			smartContactNotification: {
+				smartContactNotificationUrl: `${broken}smart`,
+				smartContactNotificationPostData:
+					'{"newSmartNumber":"%new_smart_number%","interestedParties":%interestedParties%}',
+				smartContactNotificationContentType: 'application/json'
+			}
+		});
+		await page.goto(`/profiles/${id}/flows`);
+		await page.getByRole('radio', { name: 'Contacts server events' }).check();
+		// The payload values the templates use are asked for, each with what it means.
+		await page.getByLabel('invitee', { exact: true }).fill('bob');
+		await page.getByLabel('invitor', { exact: true }).fill('alice');
+		await page.getByLabel('new_smart_number', { exact: true }).fill('+14155550124');
+		await page.getByLabel('interestedParties', { exact: true }).fill('alice and bob');
+		await page.getByRole('button', { name: 'Run' }).click();
+		await expect(page.getByRole('alert')).toContainText('A JSON array of');
+		await page
+			.getByLabel('interestedParties', { exact: true })
+			.fill('[{"username":"alice","device":"phone"},{"username":"carol","device":"tablet"}]');
+		await page.getByRole('button', { name: 'Run' }).click();
+		const result = page.getByRole('region', { name: /^Run \d+: Contacts server events/ });
+		const invite = result.getByRole('article', { name: /1\. Invitation Accepted/ });
+		await expect(invite).toContainText('as the contract wants');
+		await expect(invite).toContainText('204');
+		await expect(invite.getByLabel('Request body of step 1')).toHaveText(
+			'{"invitee":"bob","invitor":"alice"}'
+		);
+		const smart = result.getByRole('article', { name: /2\. New Smart Contact/ });
+		await expect(smart).toContainText('silently ignored');
+		await expect(smart).toContainText('Contract, Errors');
+		await expect(smart.getByLabel('Request body of step 2')).toContainText('"carol"');
+		const runId = /run=(\d+)/.exec(page.url())![1];
+
+		// Reopened from the list after leaving the page.
+		await page.goto(`/profiles/${id}`);
+		await page.goto(`/profiles/${id}/flows`);
+		await expect(page.getByRole('region', { name: /^Run \d+/ })).toHaveCount(0);
+		await page.getByRole('link', { name: `Open run ${runId}` }).click();
+		await expect(
+			page.getByRole('region', { name: `Run ${runId}: Contacts server events` })
+		).toContainText('silently ignored');
+		await page.screenshot({ path: 'test-results/flows-contacts.png', fullPage: true });
+	});
+});
