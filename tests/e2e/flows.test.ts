@@ -9,7 +9,7 @@ import { expect, expectAccessible, test, uniqueName } from './fixtures';
 
 const XML_TYPE = { 'content-type': 'application/xml' };
 
-function document(services: object) {
+function profileDocument(services: object) {
 	return {
 		version: 1,
 		services,
@@ -41,7 +41,7 @@ async function profile(page: Page, services: object): Promise<string> {
 	const origin = await originOf(page);
 	const made = await page.request.post('/api/profiles', {
 		headers: { origin },
-		data: { name: uniqueName('Flows'), document: document(services) }
+		data: { name: uniqueName('Flows'), document: profileDocument(services) }
 	});
 	expect(made.status()).toBe(201);
 	return ((await made.json()) as { profile: { id: string } }).profile.id;
@@ -224,5 +224,48 @@ test.describe('flows', () => {
 			page.getByRole('region', { name: `Run ${runId}: Contacts server events` })
 		).toContainText('silently ignored');
 		await page.screenshot({ path: 'test-results/flows-contacts.png', fullPage: true });
+	});
+
+	test('app start: the token is reported, then a NotifyTextMessage reaches the sandbox and its device', async ({
+		page
+	}) => {
+		const reporter = await sink(page, 200);
+		const id = await profile(page, {
+			pushTokenReporter: {
+				pushTokenReporterUrl: `${reporter}token?s=%selector%&t=%pushToken%&a=%pushappid%`
+			}
+		});
+		const origin = await originOf(page);
+		const made = await page.request.post('/api/sandboxes', {
+			headers: { origin },
+			data: { name: uniqueName('Flow device') }
+		});
+		expect(made.status()).toBe(201);
+		const { sandbox } = (await made.json()) as { sandbox: { id: string; name: string } };
+
+		await page.goto(`/profiles/${id}/flows`);
+		await page.getByRole('radio', { name: 'App start' }).check();
+		await page.getByLabel('selector', { exact: true }).fill('sel-1');
+		await page.getByLabel('pushToken', { exact: true }).fill('token-1');
+		await page.getByLabel('pushappid', { exact: true }).fill('com.provider.app');
+		await page.getByLabel('message (optional)').fill('Dinner at 8');
+		await page.getByRole('button', { name: 'Run' }).click();
+		await expect(page.getByRole('alert')).toContainText('Sandbox: choose the sandbox');
+		await page.getByLabel('Sandbox', { exact: true }).selectOption({ label: sandbox.name });
+		await page.getByRole('button', { name: 'Run' }).click();
+
+		const result = page.getByRole('region', { name: /^Run \d+: App start/ });
+		await expect(result).toContainText('The journey went as the contract wants.');
+		const report = result.getByRole('article', { name: /1\. Push Token Reporter/ });
+		await expect(report).toContainText('as the contract wants');
+		await expect(report).toContainText('s=sel-1&t=token-1&a=com.provider.app');
+		const push = result.getByRole('article', { name: /2\. NotifyTextMessage push/ });
+		await expect(push).toContainText('as the contract wants');
+		await expect(push.getByLabel('Request body of step 2')).toContainText('"Selector":"sel-1"');
+		await expect(push.getByLabel('Request body of step 2')).toContainText('Dinner at 8');
+
+		await result.getByRole('link', { name: 'Open the device view of the sandbox' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: sandbox.name })).toBeVisible();
+		await expect(page.getByRole('list', { name: 'Pushes received' })).toContainText('Dinner at 8');
 	});
 });
