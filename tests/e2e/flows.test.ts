@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test';
 import { startUpstream, type Upstream } from '../helpers/upstream';
-import { expect, expectAccessible, test, uniqueName } from './fixtures';
+import {
+	createUser,
+	expect,
+	expectAccessible,
+	PASSWORD,
+	signIn,
+	test,
+	uniqueEmail,
+	uniqueName
+} from './fixtures';
 
 /**
  * Flows in the browser: the journeys run against echo sinks and sandboxes this test creates, and
@@ -171,8 +180,9 @@ test.describe('flows', () => {
 		expect(overflow).toBeLessThanOrEqual(0);
 	});
 
-	test('contacts: 204 is success, 500 is silently ignored; a past run reopens', async ({
-		page
+	test('contacts: 204 is success, 500 is silently ignored; a past run reopens, for viewers too', async ({
+		page,
+		browser
 	}) => {
 		const ok = await sink(page, 204);
 		const broken = await sink(page, 500, 'boom', 'text/plain');
@@ -224,6 +234,29 @@ test.describe('flows', () => {
 			page.getByRole('region', { name: `Run ${runId}: Contacts server events` })
 		).toContainText('silently ignored');
 		await page.screenshot({ path: 'test-results/flows-contacts.png', fullPage: true });
+
+		// A viewer sees the runs and opens them, and is not offered to run one.
+		const email = uniqueEmail('flow-viewer');
+		await createUser(page, { email, name: 'Flo Viewer', role: 'viewer' });
+		const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+		const viewer = await context.newPage();
+		await signIn(viewer, email, PASSWORD);
+		await viewer.goto(`/profiles/${id}/flows`);
+		await expect(viewer.getByText('Editors and admins run flows.')).toBeVisible();
+		await expect(viewer.getByRole('button', { name: 'Run' })).toHaveCount(0);
+		await expect(viewer.getByRole('table', { name: /Runs of flows/ })).toContainText(
+			'admin@example.com'
+		);
+		await viewer.getByRole('link', { name: `Open run ${runId}` }).click();
+		await expect(
+			viewer.getByRole('region', { name: `Run ${runId}: Contacts server events` })
+		).toContainText('as the contract wants');
+		const refused = await viewer.request.post('/api/flows/contacts', {
+			headers: { origin: new URL(viewer.url()).origin },
+			data: { profileId: id, values: {} }
+		});
+		expect(refused.status()).toBe(403);
+		await context.close();
 	});
 
 	test('app start: the token is reported, then a NotifyTextMessage reaches the sandbox and its device', async ({
