@@ -301,4 +301,44 @@ test.describe('flows', () => {
 		await expect(page.getByRole('heading', { level: 1, name: sandbox.name })).toBeVisible();
 		await expect(page.getByRole('list', { name: 'Pushes received' })).toContainText('Dinner at 8');
 	});
+
+	test("runs the editor's unsaved draft when asked, and the saved revision otherwise", async ({
+		page
+	}) => {
+		const ok = await sink(page, 204);
+		const id = await profile(page, {
+			invitationAccepted: {
+				invitationAcceptedUrl: `${ok}saved`,
+				invitationAcceptedPostData: 'invitee=%invitee%'
+			}
+		});
+		await page.goto(`/profiles/${id}/services/invitationAccepted`);
+		await page.getByRole('textbox', { name: /^URL/ }).click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('-draft');
+		await page.keyboard.press('Escape');
+		await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
+
+		await page.getByRole('link', { name: 'Flows', exact: true }).click();
+		await page.getByRole('radio', { name: 'Contacts server events' }).check();
+		await page.getByLabel('invitee', { exact: true }).fill('bob');
+		const useDraft = page.getByRole('checkbox', { name: 'Run the unsaved draft' });
+		await expect(useDraft).not.toBeChecked();
+		await page.getByRole('button', { name: 'Run' }).click();
+		const saved = page.getByRole('region', { name: /^Run \d+: Contacts server events$/ });
+		await expect(saved.getByRole('article').first()).toContainText(`${ok}saved`);
+		await expect(saved.getByRole('article').first()).not.toContainText('saved-draft');
+
+		await useDraft.check();
+		await page.getByRole('button', { name: 'Run' }).click();
+		const drafted = page.getByRole('region', { name: /\(unsaved draft\)$/ });
+		await expect(drafted.getByRole('article').first()).toContainText(`${ok}saved-draft`);
+		await expect(drafted).toContainText(
+			'The journey did not go as the contract wants: No URL: New Smart Contact Notification is not called.'
+		);
+		// Only the saved revision's run is listed with the profile.
+		await expect(page.getByRole('table', { name: /Runs of flows/ }).getByRole('row')).toHaveCount(
+			2
+		);
+	});
 });

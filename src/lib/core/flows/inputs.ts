@@ -2,7 +2,9 @@ import { FLOWS, type FlowName } from '../catalogue/flows';
 import { getService } from '../catalogue';
 import type { Variable } from '../catalogue';
 import { isSecretKey } from '../profile/secrets';
+import type { ProfileDocument } from '../profile/schema';
 import type { Settings, Values } from '../request';
+import { declaredAccountKeys } from '../xml/account';
 import { FLOW_SERVICES, unsetPlaceholders } from './index';
 
 /**
@@ -26,6 +28,15 @@ export interface FlowField {
 	service: string | null;
 	/** `phone`: an international number (+ and digits), as the wizard's page 1 takes it. */
 	check: 'phone' | null;
+}
+
+/** A profile's own account values (its kept XML's plain account keys, not its secrets). */
+export function ownAccountValues(preserved: ProfileDocument['preservedXml']): Values {
+	return Object.fromEntries(
+		declaredAccountKeys(preserved)
+			.filter((key) => !key.secret)
+			.map((key) => [`account[${key.name}]`, key.value])
+	);
 }
 
 /** Optional values of app start (see FLOWS['app-start']). */
