@@ -44,7 +44,12 @@ export default defineConfig({
 			ORIGIN: `http://127.0.0.1:${port}`,
 			DATA_DIR: dataDir,
 			ADMIN_EMAIL: E2E_ADMIN.email,
-			ADMIN_PASSWORD: E2E_ADMIN.password
+			ADMIN_PASSWORD: E2E_ADMIN.password,
+			// Flows reach HTTPS-only services on a local upstream the test starts: the loopback
+			// address on high ports is opened, and the test certificate trusted.
+			OUTBOUND_ALLOW: '127.0.0.1/32',
+			OUTBOUND_PORTS: '1024-65535',
+			NODE_EXTRA_CA_CERTS: path.resolve('tests/fixtures/tls/cert.pem')
 		},
 		reuseExistingServer: false,
 		timeout: 60_000

@@ -64,9 +64,11 @@ test.describe('accessibility of the signed-in pages', () => {
 		await expectAccessible(page);
 	});
 
-	test('export, portal sheet, import and backup pages, in light and dark', async ({ page }) => {
+	test('export, portal sheet, import, backup and flows pages, in light and dark', async ({
+		page
+	}) => {
 		const id = await profileWithHistory(page);
-		for (const path of ['export', 'export?form=account', 'portal', 'import', 'backup']) {
+		for (const path of ['export', 'export?form=account', 'portal', 'import', 'backup', 'flows']) {
 			await page.emulateMedia({ colorScheme: 'light' });
 			await page.goto(`/profiles/${id}/${path}`);
 			await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);

@@ -182,6 +182,7 @@ test.describe('layout at every width, in light and dark', () => {
 		['import', (f) => `/profiles/${f.profile}/import`],
 		['portal sheet', (f) => `/profiles/${f.profile}/portal`],
 		['backup', (f) => `/profiles/${f.profile}/backup`],
+		['flows', (f) => `/profiles/${f.profile}/flows`],
 		['push settings', (f) => `/profiles/${f.profile}/services/push`],
 		['echo sinks', () => '/sinks'],
 		['an echo sink', (f) => `/sinks/${f.sink}`],
@@ -197,6 +198,36 @@ test.describe('layout at every width, in light and dark', () => {
 			await atEveryWidth(page, address(f), name.replaceAll(' ', '-'));
 		});
 	}
+
+	test('a flow run with its steps and a 300-character URL', async ({ page }) => {
+		const f = await shared(page);
+		await page.goto(`/profiles/${f.profile}`);
+		const ran = await page.request.post('/api/flows/send-message', {
+			headers: { origin: new URL(page.url()).origin },
+			data: {
+				profileId: f.profile,
+				values: {
+					sms_to: ['+14155550123', `sip:${'long-recipient-'.repeat(8)}@example.com`],
+					sms_body: 'Hello',
+					no_such_name: 'x'
+				}
+			}
+		});
+		expect(ran.status()).toBe(200);
+		const { id } = (await ran.json()) as { id: number };
+		await atEveryWidth(
+			page,
+			`/profiles/${f.profile}/flows?flow=send-message&run=${id}`,
+			'flow-run',
+			async () => {
+				await expect(page.getByRole('article')).toHaveCount(2);
+				await expect(
+					page.getByRole('radio', { name: 'Send Message to several recipients' })
+				).toBeChecked();
+				await expect(page.getByLabel('sms_to', { exact: true })).toBeVisible();
+			}
+		);
+	});
 
 	test('the profile editor with a 300-character URL, tooltips open', async ({ page }) => {
 		const f = await shared(page);

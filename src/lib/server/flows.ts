@@ -21,6 +21,7 @@ import {
 } from '$lib/core/profile';
 import type { PushHttpRequest } from '$lib/core/push';
 import { maskSecretsIn, secretForms, type Values } from '$lib/core/request';
+import { ownAccountValues } from '$lib/core/flows/inputs';
 import { readAccountTags } from '$lib/core/response';
 import type { Interpretation } from '$lib/core/response';
 import { declaredAccountKeys } from '$lib/core/xml/account';
@@ -149,11 +150,8 @@ async function documentOf(ctx: ServerContext, input: FlowInput): Promise<Profile
 }
 
 /** The values of a run: the profile's own account values (not its secrets), then the given ones. */
-function valuesOf(document: ProfileDocument, given: Values): Values {
-	const own = declaredAccountKeys(document.preservedXml)
-		.filter((key) => !key.secret)
-		.map((key) => [`account[${key.name}]`, key.value]);
-	return { ...Object.fromEntries(own), ...given };
+export function valuesOf(document: ProfileDocument, given: Values): Values {
+	return { ...ownAccountValues(document.preservedXml), ...given };
 }
 
 function checkInputs(flow: FlowName, document: ProfileDocument, values: Values): void {
