@@ -3,9 +3,12 @@
  * JSON and turns a refusal or a network failure into the message to show.
  */
 
-/** An answer of the API: its body, or the message that says why there is none. */
+/**
+ * An answer of the API: its body, or the message that says why there is none (with the refusal's
+ * own body when it had one, for details such as the fields a refusal names).
+ */
 export type ApiResult<T> =
-	{ ok: true; body: T; response: Response } | { ok: false; message: string };
+	{ ok: true; body: T; response: Response } | { ok: false; message: string; refusal?: unknown };
 
 /** Calls `path` of this app; `json` is sent as the body with its content type. */
 export async function callApi<T = unknown>(
@@ -36,6 +39,7 @@ export async function callApi<T = unknown>(
 	const answer = await response.json().catch(() => null);
 	return {
 		ok: false,
-		message: answer?.error?.message ?? `The server answered ${response.status}.`
+		message: answer?.error?.message ?? `The server answered ${response.status}.`,
+		refusal: answer ?? undefined
 	};
 }
