@@ -15,6 +15,10 @@ process.env.BODY_SIZE_LIMIT ??= '16M';
 
 const { handler } = await import('../build/handler.js');
 
+// The push sandboxes' gateway, served without the kit's request handling (see
+// src/lib/server/push-gateway-direct.ts); the built server installs it when it starts.
+const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
+
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
 
@@ -35,6 +39,7 @@ const server = http.createServer((req, res) => {
 		(name, value) => res.setHeader(name, value),
 		(name) => res.hasHeader(name)
 	);
+	if (pushGateway && req.url?.startsWith('/sandbox/')) return pushGateway(req, res);
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
 	admitSinkRequest(req);
 	handler(req, res, () => {

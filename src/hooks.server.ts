@@ -5,6 +5,7 @@ import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
 import { errorPage } from '$lib/server/error-page';
+import { installDirectGateway } from '$lib/server/push-gateway-direct';
 import { applySecurityHeaders } from '$lib/server/security-headers';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
 
@@ -12,6 +13,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server
 export const init: ServerInit = async () => {
 	const ctx = serverContext();
 	await ensureFirstAdmin(ctx);
+	installDirectGateway();
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await purge();
 	// An hour later the database may be gone for a moment: the next purge catches up.

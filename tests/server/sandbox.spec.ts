@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_GATEWAY_OUTCOMES, type PushOutcomeId } from '../../src/lib/core/push';
 import type { SandboxPushView, SandboxView } from '../../src/lib/server/sandboxes';
@@ -335,6 +336,98 @@ describe('limits', () => {
 		const messages = new Set(kept.map((p) => (p.pushes[0].request as { Message: string }).Message));
 		expect(messages.has('25-19') || messages.has('25-0')).toBe(true);
 		expect(messages.has('0-0')).toBe(false);
+	});
+});
+
+describe('served before the kit', () => {
+	// `/%73andbox/…` is the same address to the kit's router, which decodes it, but not to the
+	// start script's direct path, which takes `/sandbox/…` only: so the two can be compared.
+	const viaKit = (url: string) => url.replace('/sandbox/', '/%73andbox/');
+
+	it('answers exactly as the kit route does, headers included', async () => {
+		const sandbox = await createSandbox({ unregisteredTokens: ['gone'] });
+		const requests: Parameters<typeof call>[1][] = [
+			{ body: JSON.stringify(TEXT) },
+			{ body: JSON.stringify({ ...GENERIC, DeviceToken: 'gone' }) },
+			{ body: '{"verb":' },
+			{ body: 'null' },
+			{ method: 'PUT', body: JSON.stringify(GENERIC) },
+			{ method: 'GET' },
+			{ contentType: 'application/x-www-form-urlencoded', body: 'verb=x' },
+			{ contentType: null, body: JSON.stringify(GENERIC) }
+		];
+		for (const [path, init] of [
+			...requests.map((init) => ['/pnm2/send', init] as const),
+			['/pnm2/multisend', { body: JSON.stringify([TEXT, null]) }] as const,
+			['/pnm2/other', {}] as const
+		]) {
+			const direct = await call(`${sandbox.pushUrl}${path}`, init);
+			const routed = await call(viaKit(`${sandbox.pushUrl}${path}`), init);
+			expect(routed.status, `${path} ${JSON.stringify(init)}`).toBe(direct.status);
+			expect(routed.body).toEqual(direct.body);
+			for (const name of [
+				'content-type',
+				'cache-control',
+				'content-security-policy',
+				'x-content-type-options',
+				'x-frame-options',
+				'referrer-policy'
+			]) {
+				expect(direct.headers.get(name), name).toBe(routed.headers.get(name));
+			}
+		}
+		const wrongKey = await call(`${server.url}/sandbox/${'A'.repeat(32)}/pnm2/send`, {
+			body: JSON.stringify(TEXT)
+		});
+		expect(wrongKey.status).toBe(404);
+		// Both ways recorded every request the gateway answered, and nothing else.
+		expect(await pushes(sandbox)).toHaveLength(2 * requests.length + 2);
+	});
+
+	it('answers 413 to a chunked body over the limit, and the server goes on', async () => {
+		const sandbox = await createSandbox();
+		const { status, closed } = await new Promise<{ status: number; closed: boolean }>(
+			(resolve, reject) => {
+				const request = http.request(`${sandbox.pushUrl}/pnm2/send`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }
+				});
+				request.on('response', (response) => {
+					response.resume();
+					response.on('end', () =>
+						resolve({
+							status: response.statusCode ?? 0,
+							closed: response.headers.connection === 'close'
+						})
+					);
+				});
+				request.on('error', reject);
+				const chunk = Buffer.alloc(64 * 1024, 0x20);
+				for (let i = 0; i < 20; i++) request.write(chunk);
+				request.end();
+			}
+		);
+		expect(status).toBe(413);
+		expect(closed).toBe(true);
+		expect(await pushes(sandbox)).toEqual([]);
+		expect((await send(sandbox, GENERIC)).status).toBe(200);
+	});
+
+	it('goes on when a caller leaves in the middle of a body', async () => {
+		const sandbox = await createSandbox();
+		await new Promise<void>((resolve) => {
+			const request = http.request(`${sandbox.pushUrl}/pnm2/send`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'content-length': '1000' }
+			});
+			request.on('error', () => resolve());
+			request.write('{"verb":"NotifyGenericTextMessage"', () => {
+				request.destroy();
+				resolve();
+			});
+		});
+		expect((await send(sandbox, GENERIC)).status).toBe(200);
+		expect(await pushes(sandbox)).toHaveLength(1);
 	});
 });
 

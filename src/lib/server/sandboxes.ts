@@ -370,19 +370,31 @@ export interface IncomingPush {
 	method: string;
 	contentType: string | null;
 	contentLength: string | null;
-	body: ReadableStream<Uint8Array> | null;
+	/** The body: a web stream, or a reader that gives at most `limit` bytes (else undefined). */
+	body: ReadableStream<Uint8Array> | BodyReader | null;
 	ip: string | null;
 }
 
-function gatewayJson(status: number, response: string, headers: Record<string, string> = {}) {
-	return jsonResponse(status, JSON.stringify({ status, response }), headers);
+/** Reads a whole body of at most `limit` bytes; undefined when it is longer. */
+export type BodyReader = (limit: number) => Promise<Uint8Array | undefined>;
+
+/** A sandbox's answer: always JSON, never cached. */
+export interface GatewayAnswer {
+	status: number;
+	headers: Record<string, string>;
+	body: string;
 }
 
-function jsonResponse(status: number, body: string, headers: Record<string, string> = {}) {
-	return new Response(body, {
+function gatewayJson(status: number, response: string, headers: Record<string, string> = {}) {
+	return jsonAnswer(status, JSON.stringify({ status, response }), headers);
+}
+
+function jsonAnswer(status: number, body: string, headers: Record<string, string> = {}) {
+	return {
 		status,
-		headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }
-	});
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+		body
+	};
 }
 
 const ENDPOINTS: Record<string, PushEndpoint> = {
@@ -392,10 +404,11 @@ const ENDPOINTS: Record<string, PushEndpoint> = {
 
 /** Reads at most `limit` bytes; undefined when the body is longer. */
 async function readLimited(
-	body: ReadableStream<Uint8Array> | null,
+	body: ReadableStream<Uint8Array> | BodyReader | null,
 	limit: number
 ): Promise<Uint8Array | undefined> {
 	if (!body) return new Uint8Array(0);
+	if (typeof body === 'function') return body(limit);
 	const chunks: Uint8Array[] = [];
 	let size = 0;
 	const reader = body.getReader();
@@ -491,7 +504,10 @@ function recordPush(ctx: ServerContext, sandboxId: string, record: SandboxPushRe
  * recorded: the gateway never saw them). Everything else is answered by the core gateway,
  * recorded, and announced to the sandbox's watchers.
  */
-export async function receivePush(ctx: ServerContext, incoming: IncomingPush): Promise<Response> {
+export async function answerPush(
+	ctx: ServerContext,
+	incoming: IncomingPush
+): Promise<GatewayAnswer> {
 	const sandbox = await sandboxByKey(ctx, incoming.key);
 	const endpoint = Object.hasOwn(ENDPOINTS, incoming.path) ? ENDPOINTS[incoming.path] : undefined;
 	if (!sandbox) return gatewayJson(404, 'No such push gateway: check the key in the address.');
@@ -551,7 +567,13 @@ export async function receivePush(ctx: ServerContext, incoming: IncomingPush): P
 		ip: incoming.ip
 	};
 	await recordPush(ctx, row.id, record);
-	return jsonResponse(reply.httpStatus, answer);
+	return jsonAnswer(reply.httpStatus, answer);
+}
+
+/** `answerPush` as a web `Response`. */
+export async function receivePush(ctx: ServerContext, incoming: IncomingPush): Promise<Response> {
+	const answer = await answerPush(ctx, incoming);
+	return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /**

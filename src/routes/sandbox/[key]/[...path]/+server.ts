@@ -8,10 +8,10 @@ import type { RequestHandler } from './$types';
  * method lands here, because the contract answers a method other than POST with 400 too.
  */
 export const fallback: RequestHandler = async (event) => {
-	const { request, url, params } = event;
+	const { request, params } = event;
 	return receivePush(serverContext(), {
 		key: params.key,
-		path: url.pathname.slice(`/sandbox/${params.key}`.length),
+		path: params.path ? `/${params.path}` : '',
 		method: request.method,
 		contentType: request.headers.get('content-type'),
 		contentLength: request.headers.get('content-length'),
