@@ -17,12 +17,16 @@ import {
 
 /**
  * Every page at a phone's, a tablet's, a laptop's and a large screen's width, in the light and
- * the dark scheme: nothing scrolls sideways, axe finds nothing (contrast included), the page has
- * the scheme's background, and on the editor the fields stay in their boxes. With
+ * the dark scheme: nothing scrolls sideways, the page has the scheme's background, and on the
+ * editor the fields stay in their boxes; axe finds nothing (contrast included) at the phone's
+ * and the laptop's width in both schemes (`AXE_WIDTHS`: what axe checks hardly depends on the
+ * width, and the tablet and the large screen show the same elements as one of those). With
  * LAYOUT_SCREENSHOTS=<directory> every combination is also saved as a screenshot to look at.
  */
 
 const WIDTHS = [390, 768, 1440, 1920];
+/** The widths at which axe runs on every page (the phone's, where the menu folds, and a laptop's). */
+const AXE_WIDTHS = new Set([390, 1440]);
 const SCHEMES = ['light', 'dark'] as const;
 type Scheme = (typeof SCHEMES)[number];
 /** The page's background in each scheme (app.css). */
@@ -133,7 +137,7 @@ async function atEveryWidth(
 				await screenshot(page, `${name}-${width}-${scheme}`);
 				await expectNoSidewaysScroll(page);
 				await expectSchemeBackground(page, scheme);
-				await expectAccessible(page);
+				if (AXE_WIDTHS.has(width)) await expectAccessible(page);
 				await more?.(width, scheme);
 			});
 		}
@@ -276,10 +280,12 @@ test.describe('layout at every width, in light and dark', () => {
 			// The completion list, in the page's scheme, inside the screen. Its options are chosen
 			// with the arrow keys in the editor (aria-activedescendant), not by focusing the list,
 			// which axe's rule for scrollable regions cannot know; every other rule runs.
-			const results = await new AxeBuilder({ page })
-				.disableRules(['scrollable-region-focusable'])
-				.analyze();
-			expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+			if (AXE_WIDTHS.has(width)) {
+				const results = await new AxeBuilder({ page })
+					.disableRules(['scrollable-region-focusable'])
+					.analyze();
+				expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+			}
 			const list = await box(completion);
 			expect(list.x + list.width).toBeLessThanOrEqual(width);
 			await page.keyboard.press('Escape');
@@ -291,7 +297,7 @@ test.describe('layout at every width, in light and dark', () => {
 			const tooltip = page.locator('.cm-tooltip-hover');
 			await expect(tooltip.locator('.cm-tpl-hover')).toBeVisible();
 			await expect(tooltip.locator('.cm-diagnostic')).toBeVisible();
-			await expectAccessible(page);
+			if (AXE_WIDTHS.has(width)) await expectAccessible(page);
 			const hint = await box(tooltip);
 			expect(hint.x).toBeGreaterThanOrEqual(0);
 			expect(hint.x + hint.width).toBeLessThanOrEqual(width);
