@@ -345,10 +345,21 @@ export function loadProfile(file: string, scenarioFile?: string): LoadedProfile 
 	const json = file.toLowerCase().endsWith('.json');
 	const loaded = json ? loadBackup(file, bytes.toString('utf8')) : loadXml(file, bytes);
 	const beside = scenarioFileFor(file);
-	const chosen = scenarioFile ?? (existsFile(beside) ? beside : undefined);
-	if (chosen) {
-		loaded.scenarios = readScenarioFile(chosen);
-		loaded.scenarioSource = chosen;
+	return withScenarios(loaded, scenarioFile ?? (existsFile(beside) ? beside : undefined));
+}
+
+/**
+ * A backup's text that is no file here (a profile stored on a server, `render --profile`) read
+ * as a profile named `label`, with its own scenarios unless `scenarioFile` is given.
+ */
+export function loadBackupText(label: string, text: string, scenarioFile?: string): LoadedProfile {
+	return withScenarios(loadBackup(label, text), scenarioFile);
+}
+
+function withScenarios(loaded: LoadedProfile, scenarioFile: string | undefined): LoadedProfile {
+	if (scenarioFile) {
+		loaded.scenarios = readScenarioFile(scenarioFile);
+		loaded.scenarioSource = scenarioFile;
 	} else if (loaded.scenarios.length === 0) {
 		loaded.scenarios = builtInScenarios();
 		loaded.scenarioSource = 'built-in';
