@@ -500,6 +500,12 @@ async function renderProfile(
 			(requests.length ? '\n' : '')
 		: requestText(requests);
 	process.stdout.write(maskSecretsIn(text, forms));
+	// What reading the file found (a misspelt setting, a scenario value no template uses), then
+	// the build's findings.
+	for (const f of maskSecretsIn(profile.findings, forms)) {
+		const at = f.place ? `:${f.place.line}:${f.place.column}` : '';
+		process.stderr.write(`${f.severity}: ${reportPath(f.file)}${at}: ${f.message} [${f.code}]\n`);
+	}
 	for (const issue of maskSecretsIn(built.issues, forms)) {
 		process.stderr.write(
 			`${issue.severity}: ${issue.field ? `${issue.field}: ` : ''}${issue.message} [${issue.code}]\n`
