@@ -283,6 +283,18 @@ describe('render and export --server: errors', () => {
 		expect(twice.stderr).toMatch(/has 2 profiles named "Twice": give --profile the id of one/);
 	});
 
+	it('--help of render and export names --server, --token and --profile', async () => {
+		for (const command of ['render', 'export']) {
+			const help = await run([command, '--help']);
+			expect(help.code).toBe(0);
+			expect(help.stdout).toContain(`provisioning-studio ${command} --`);
+			for (const option of ['--server <origin>', '--token <api token>', '--profile <id|name>']) {
+				expect(help.stdout, `${command} ${option}`).toContain(option);
+			}
+			expect(help.stdout).toContain('PROVISIONING_STUDIO_TOKEN');
+		}
+	});
+
 	it('usage errors: exit code 2 with what to do', async () => {
 		const cases: [string[], string][] = [
 			[['export', '--profile', '1', '--form', 'account'], '--profile needs --server <origin>.'],
