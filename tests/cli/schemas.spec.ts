@@ -1,12 +1,10 @@
-import Ajv from 'ajv-draft-04';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../helpers/upstream';
-import { ensureBuilt, fixture, FIXTURES, ROOT, run, tempDir } from './helpers';
+import { ensureBuilt, fixture, ROOT, run, tempDir } from './helpers';
+import { junitErrors, sarifErrors } from './schemas';
 
 /**
  * The JUnit and SARIF reports of the real program, validated against their schemas: SARIF
@@ -15,37 +13,6 @@ import { ensureBuilt, fixture, FIXTURES, ROOT, run, tempDir } from './helpers';
  * Each report comes from a real run: clean, with findings of every level, of several files,
  * with an unreadable file, a snapshot that differs, and live answers that fail.
  */
-
-const require = createRequire(import.meta.url);
-const SARIF_SCHEMA = JSON.parse(
-	readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')
-) as object;
-// One pattern of the official schema is not valid in unicode mode; formats are not checked.
-const validateSarif = new Ajv({
-	strict: false,
-	unicodeRegExp: false,
-	validateFormats: false
-}).compile(SARIF_SCHEMA);
-
-const JUNIT_XSD = {
-	fileName: 'junit.xsd',
-	contents: readFileSync(path.join(FIXTURES, 'schemas/junit.xsd'), 'utf8')
-};
-
-/** Validates a JUnit report against the XSD; the errors as text when it does not validate. */
-async function junitErrors(xml: string): Promise<string[]> {
-	const result = await validateXML({
-		xml: [{ fileName: 'report.xml', contents: xml }],
-		schema: [JUNIT_XSD]
-	});
-	return result.valid ? [] : result.errors.map((e) => e.rawMessage);
-}
-
-/** Validates a SARIF log; the errors as text when it does not validate. */
-function sarifErrors(log: unknown): string[] {
-	if (validateSarif(log) === true) return [];
-	return (validateSarif.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
 
 let upstream: Upstream;
 let work: { dir: string; remove: () => void };
