@@ -55,6 +55,10 @@ Commands:
   render <file>        print one service's exact request for one scenario (or as cURL)
   export <file>        write a JSON backup as provisioning XML or an <account> document
 
+  Each can work through a running Provisioning Studio: --server <origin> with an API token
+  in PROVISIONING_STUDIO_TOKEN (render and export also take --profile <id|name>, a profile
+  stored there).
+
 Options:
   -h, --help           help (also: provisioning-studio <command> --help)
   -v, --version        the version
