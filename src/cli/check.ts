@@ -153,7 +153,7 @@ function serviceCall(profile: LoadedProfile, service: string, values: Values): S
  * One service of a profile with one scenario, rendered and linted: by the program's core, or
  * with `--server` by the server's preview (its requests masked here, as the core masks them).
  */
-async function render(
+export async function renderService(
 	profile: LoadedProfile,
 	service: string,
 	values: Values,
@@ -300,7 +300,7 @@ async function checkProfile(
 	for (const service of services) {
 		for (const scenario of scenariosFor(service, profile.scenarios, profile)) {
 			const values = scenarioValues(service, scenario, profile, options.secrets);
-			const built = await render(profile, service, values, options.server);
+			const built = await renderService(profile, service, values, options.server);
 			lint.push(...built.issues.map((i) => issueFinding(profile, service, i, scenario.name)));
 			const rendering: Rendering = {
 				file: profile.file,

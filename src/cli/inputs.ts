@@ -4,8 +4,11 @@ import { z } from 'zod';
 import {
 	DEPRECATED_XML_KEYS,
 	elementTag,
+	FLOWS,
 	PORTAL_KEYS,
 	SCENARIO_PRESETS,
+	SERVICES,
+	vocabularyOf,
 	XML_KEYS
 } from '$lib/core/catalogue';
 import { GALLERY, type GalleryTemplate } from '$lib/core/catalogue/gallery';
@@ -23,12 +26,13 @@ import {
 	applyImport,
 	conflictId,
 	decodeXmlBytes,
+	declaredAccountKeys,
 	escapeXmlText,
 	exportXml,
 	importXml
 } from '$lib/core/xml';
 import { SETTINGS_PATH } from '$lib/core/xml/forms';
-import { jsonLocator, xmlLocator, type Locator } from './locate';
+import { jsonLocator, jsonPlace, xmlLocator, type Locator } from './locate';
 import type { FileResult, Finding, Place } from './model';
 
 /**
@@ -99,7 +103,8 @@ function cannotRead(error: unknown): string {
 	const code = (error as NodeJS.ErrnoException).code;
 	if (code === 'ENOENT') return 'No such file or directory.';
 	if (code === 'EACCES') return 'Permission denied.';
-	if (code === 'EISDIR') return 'Is a directory.';
+	if (code === 'EISDIR')
+		return 'Is a directory, not a file (only check reads directories of profiles).';
 	return error instanceof Error ? error.message : String(error);
 }
 
@@ -115,16 +120,56 @@ export function readScenarioFile(file: string): Scenario[] {
 		const at = lineColumn(text, position ? Number(position[1]) : text.length);
 		throw new InputError(file, `The scenario file is not valid JSON: ${message}`, at);
 	}
+	const shape = `Expected {"scenarios": [{"name": "…", "values": {"sms_body": "…"}}]}.`;
+	// A key the file does not have a use for is refused, not dropped: a misspelt "values" would
+	// otherwise render the samples without a word.
+	for (const { path: at, key, known } of unknownScenarioKeys(data)) {
+		throw new InputError(
+			file,
+			`Not a scenario file (${[...at, key].map(String).join('.')}: unknown key "${key}"; ${known.length > 1 ? `the keys are ${known.map((k) => `"${k}"`).join(' and ')}` : `the only key is "${known[0]}"`}). ${shape}`,
+			jsonPlace(text, [...at, key])
+		);
+	}
 	const parsed = ScenarioFileSchema.safeParse(data);
 	if (!parsed.success) {
 		const first = parsed.error.issues[0];
 		const where = first.path.length ? `${first.path.map(String).join('.')}: ` : '';
+		// A value's union says only "Invalid input": say what a value may be.
+		const what =
+			first.path.length === 4 && first.path[2] === 'values' && first.code === 'invalid_union'
+				? 'a value is text, a list of texts (one request per sms_to), or a list of {"username", "device"} (interestedParties)'
+				: first.message;
 		throw new InputError(
 			file,
-			`Not a scenario file (${where}${first.message}). Expected {"scenarios": [{"name": "…", "values": {"sms_body": "…"}}]}.`
+			`Not a scenario file (${where}${what}). ${shape}`,
+			jsonPlace(text, first.path)
 		);
 	}
 	return parsed.data.scenarios;
+}
+
+/** Keys of a scenario file's objects that are not its keys (`scenarios`; `name`, `values`). */
+function unknownScenarioKeys(
+	data: unknown
+): { path: (string | number)[]; key: string; known: string[] }[] {
+	const isObject = (v: unknown): v is Record<string, unknown> =>
+		typeof v === 'object' && v !== null && !Array.isArray(v);
+	if (!isObject(data)) return [];
+	const found: { path: (string | number)[]; key: string; known: string[] }[] = [];
+	for (const key of Object.keys(data)) {
+		if (key !== 'scenarios') found.push({ path: [], key, known: ['scenarios'] });
+	}
+	if (Array.isArray(data.scenarios)) {
+		data.scenarios.forEach((scenario: unknown, index) => {
+			if (!isObject(scenario)) return;
+			for (const key of Object.keys(scenario)) {
+				if (key !== 'name' && key !== 'values') {
+					found.push({ path: ['scenarios', index], key, known: ['name', 'values'] });
+				}
+			}
+		});
+	}
+	return found;
 }
 
 const KNOWN_NAMES = [
@@ -243,7 +288,7 @@ function loadBackup(file: string, text: string): LoadedProfile {
 	const backup = parseBackup(text);
 	if (!backup.ok) {
 		const message = backup.issues.map((i) => i.message).join(' ');
-		throw new InputError(file, message, placeIn(message));
+		throw new InputError(file, message, placeIn(message) ?? backupIssuePlace(text, message));
 	}
 	const findings = backup.issues.map((issue) => fromIssue(file, issue));
 	return {
@@ -255,6 +300,59 @@ function loadBackup(file: string, text: string): LoadedProfile {
 		findings,
 		locate: jsonLocator(text)
 	};
+}
+
+/**
+ * Where in a backup's JSON the first of the core's schema issues is: they begin with the path
+ * (`document.services: Unrecognized key: "sendSms"`), a key it does not know is placed on that key.
+ */
+function backupIssuePlace(text: string, message: string): Place | undefined {
+	const match = /^([^\s:]+): (?:Unrecognized keys?: "([^"]+)")?/.exec(message);
+	if (!match) return undefined;
+	const path: (string | number)[] = match[1]
+		.split('.')
+		.map((step) => (/^\d+$/.test(step) ? Number(step) : step));
+	if (match[2]) path.push(match[2]);
+	return jsonPlace(text, path);
+}
+
+/**
+ * Values of a scenario file named by no placeholder this profile's templates could use (a
+ * service's, a flow's, or the profile's own account values): a warning on the name in the file,
+ * with the name meant when one is a typo away. Such a value is never sent.
+ */
+function unknownValueNames(loaded: LoadedProfile, scenarioFile: string): Finding[] {
+	const declared = declaredAccountKeys(loaded.document.preservedXml);
+	const known = new Set<string>([
+		...SERVICES.filter((s) => s.kind === 'template').flatMap((service) =>
+			vocabularyOf(service, declared).entries.map((e) => e.key)
+		),
+		...Object.values(FLOWS).flatMap((flow) => flow.inputs.map((i) => i.name))
+	]);
+	let text: string | undefined;
+	const findings: Finding[] = [];
+	loaded.scenarios.forEach((scenario, index) => {
+		for (const name of Object.keys(scenario.values)) {
+			if (known.has(name)) continue;
+			let meant: string | undefined;
+			let closest = 3;
+			for (const candidate of known) {
+				const d = distance(name, candidate, 2);
+				if (d < closest) [meant, closest] = [candidate, d];
+			}
+			text ??= readText(scenarioFile);
+			findings.push({
+				file: scenarioFile,
+				severity: 'warning',
+				code: 'unknown_scenario_value',
+				message: `"${name}" in scenario "${scenario.name}" is no placeholder of this profile's templates or flows, so it is never sent.${meant ? ` Did you mean "${meant}"?` : ''}`,
+				key: name,
+				scenarios: [scenario.name],
+				place: jsonPlace(text, ['scenarios', index, 'values', name])
+			});
+		}
+	});
+	return findings;
 }
 
 /** The gallery's templates, by id. */
@@ -345,10 +443,22 @@ export function loadProfile(file: string, scenarioFile?: string): LoadedProfile 
 	const json = file.toLowerCase().endsWith('.json');
 	const loaded = json ? loadBackup(file, bytes.toString('utf8')) : loadXml(file, bytes);
 	const beside = scenarioFileFor(file);
-	const chosen = scenarioFile ?? (existsFile(beside) ? beside : undefined);
-	if (chosen) {
-		loaded.scenarios = readScenarioFile(chosen);
-		loaded.scenarioSource = chosen;
+	return withScenarios(loaded, scenarioFile ?? (existsFile(beside) ? beside : undefined));
+}
+
+/**
+ * A backup's text that is no file here (a profile stored on a server, `render --profile`) read
+ * as a profile named `label`, with its own scenarios unless `scenarioFile` is given.
+ */
+export function loadBackupText(label: string, text: string, scenarioFile?: string): LoadedProfile {
+	return withScenarios(loadBackup(label, text), scenarioFile);
+}
+
+function withScenarios(loaded: LoadedProfile, scenarioFile: string | undefined): LoadedProfile {
+	if (scenarioFile) {
+		loaded.scenarios = readScenarioFile(scenarioFile);
+		loaded.scenarioSource = scenarioFile;
+		loaded.findings.push(...unknownValueNames(loaded, scenarioFile));
 	} else if (loaded.scenarios.length === 0) {
 		loaded.scenarios = builtInScenarios();
 		loaded.scenarioSource = 'built-in';

@@ -128,3 +128,90 @@ export function jsonLocator(text: string): Locator {
 		return lineColumn(text, jsonRawOffset(text, open, offset ?? 0));
 	};
 }
+
+/** Where a member or element of a JSON text is: its key (of an object) or its value. */
+interface JsonNode {
+	/** Offset of the value. */
+	start: number;
+	members?: Map<string, { key: number; node: JsonNode }>;
+	items?: JsonNode[];
+}
+
+/** Reads valid JSON text into the offsets of its values and keys; undefined when it is not JSON. */
+function jsonTree(text: string): JsonNode | undefined {
+	let i = 0;
+	const space = () => {
+		while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+	};
+	const string = (): string => {
+		const start = i;
+		i++;
+		while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+		i++;
+		return JSON.parse(text.slice(start, i)) as string;
+	};
+	const value = (): JsonNode => {
+		space();
+		const node: JsonNode = { start: i };
+		if (text[i] === '{') {
+			node.members = new Map();
+			i++;
+			space();
+			while (text[i] === '"') {
+				const key = i;
+				const name = string();
+				space();
+				i++; // :
+				node.members.set(name, { key, node: value() });
+				space();
+				if (text[i] === ',') i++;
+				space();
+			}
+			i++; // }
+		} else if (text[i] === '[') {
+			node.items = [];
+			i++;
+			space();
+			while (i < text.length && text[i] !== ']') {
+				node.items.push(value());
+				space();
+				if (text[i] === ',') i++;
+				space();
+			}
+			i++; // ]
+		} else if (text[i] === '"') string();
+		else while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
+		return node;
+	};
+	try {
+		JSON.parse(text);
+		return value();
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The place in a JSON text of the member or element at `path` (keys and indexes, as a schema's
+ * issue gives it): of its key for an object's member, of its value for an array's element. A
+ * path that goes further than the text does is placed on the deepest part that exists (a
+ * missing member on the object that lacks it).
+ */
+export function jsonPlace(text: string, path: readonly PropertyKey[]): Place | undefined {
+	const tree = jsonTree(text);
+	if (!tree) return undefined;
+	let node: JsonNode = tree;
+	let at = node.start;
+	for (const step of path) {
+		const member: { key: number; node: JsonNode } | undefined = node.members?.get(String(step));
+		const item = typeof step === 'number' ? node.items?.[step] : undefined;
+		if (member) {
+			at = member.key;
+			node = member.node;
+		} else if (item) {
+			at = item.start;
+			node = item;
+		} else break;
+	}
+	return lineColumn(text, at);
+}

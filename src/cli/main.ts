@@ -7,20 +7,28 @@ import { maskSecretsIn, toCurl } from '$lib/core/request';
 import { exportXml } from '$lib/core/xml';
 import type { OutboundConfig } from '$lib/server/outbound';
 import {
-	build,
 	configuredServices,
+	renderService,
 	runCheck,
 	scenariosFor,
 	unreadable,
 	scenarioValues,
-	secretFormsOf,
-	shown
+	secretFormsOf
 } from './check';
 import { galleryTemplate } from '$lib/core/catalogue/gallery';
-import { expandInputs, GALLERY_IDS, InputError, loadGallery, loadProfile } from './inputs';
+import {
+	expandInputs,
+	GALLERY_IDS,
+	InputError,
+	loadBackupText,
+	loadGallery,
+	loadProfile,
+	type LoadedProfile
+} from './inputs';
 import { parseExpectation, type Expectation } from './expect';
 import { EXIT } from './model';
 import { formatReport, reportPath, REPORTERS, type Reporter } from './reporters';
+import type { ServerTarget } from './server';
 import { requestText } from './snapshots';
 
 /**
@@ -47,12 +55,17 @@ Commands:
   render <file>        print one service's exact request for one scenario (or as cURL)
   export <file>        write a JSON backup as provisioning XML or an <account> document
 
+  Each can work through a running Provisioning Studio: --server <origin> with an API token
+  in PROVISIONING_STUDIO_TOKEN (render and export also take --profile <id|name>, a profile
+  stored there).
+
 Options:
   -h, --help           help (also: provisioning-studio <command> --help)
   -v, --version        the version
 
 Exit codes: 0 clean, 1 findings at or above --fail-on (or a snapshot or live check failed),
-2 usage error, 3 unreadable input, 4 network failure in --live. See docs/cli.md.
+2 usage error (or a token the server refuses), 3 unreadable input, 4 network failure in
+--live or a server (--server) that does not answer. See docs/cli.md.
 `,
 	check: `Usage: provisioning-studio check <file|dir>… [options]
 
@@ -97,6 +110,8 @@ Options:
 Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.
 `,
 	render: `Usage: provisioning-studio render <file> --service <id> [--scenario <name>] [--curl]
+       provisioning-studio render <file> --service <id> --server <origin>
+       provisioning-studio render --profile <id|name> --service <id> --server <origin>
 
 Prints the exact request(s) a service's caller sends for one scenario: request line, headers
 and body as sent, secrets masked. Lint findings of that request go to stderr.
@@ -107,20 +122,32 @@ Options:
   --scenarios <file>         scenario file (default: <name>.scenarios.json next to the file)
   --curl                     as a cURL command line
   --secret <name>=<ENV_VAR>  as for check (repeatable)
+  --server <origin>          build the request with a running Provisioning Studio (its
+                             POST /api/preview) instead of this program's own core
+  --token <api token>        the API token for --server (pst_…); better in the environment
+                             variable PROVISIONING_STUDIO_TOKEN
+  --profile <id|name>        with --server: render a profile stored there (with its own
+                             scenarios) instead of a file
   -h, --help                 this help
 `,
 	export: `Usage: provisioning-studio export <file> --form provisioning|account [--output <file>]
        provisioning-studio export --gallery <id> --form provisioning|account
+       provisioning-studio export --server <origin> --profile <id|name> --form provisioning|account
 
 Writes a profile (a JSON backup, or XML in another form) as the additional provisioning XML
 ("provisioning") or as an <account> document ("account"), the way the app exports it.
 Credentials kept in the profile's XML are left out. With --gallery, a template of the gallery
-to start from (see check --gallery).
+to start from (see check --gallery). With --server, a profile stored on a running Provisioning
+Studio, exported by it (its GET /api/profiles/<id>/export.xml).
 
 Options:
   --form <form>              provisioning or account
   --gallery <id>             ${GALLERY.map((t) => t.id).join(', ')}
   --output <file>            write there instead of stdout
+  --server <origin>          export a profile stored on that instance
+  --token <api token>        the API token for --server (pst_…); better in the environment
+                             variable PROVISIONING_STUDIO_TOKEN
+  --profile <id|name>        with --server: the profile, by its id or its exact name
   -h, --help                 this help
 `
 };
@@ -153,13 +180,19 @@ const OPTIONS = {
 		...COMMON,
 		service: { type: 'string' },
 		scenario: { type: 'string' },
-		curl: { type: 'boolean' }
+		curl: { type: 'boolean' },
+		server: { type: 'string' },
+		token: { type: 'string' },
+		profile: { type: 'string' }
 	},
 	export: {
 		help: { type: 'boolean', short: 'h' },
 		form: { type: 'string' },
 		gallery: { type: 'string' },
-		output: { type: 'string' }
+		output: { type: 'string' },
+		server: { type: 'string' },
+		token: { type: 'string' },
+		profile: { type: 'string' }
 	}
 } satisfies Record<string, ParseArgsConfig['options']>;
 
@@ -317,15 +350,8 @@ async function serverTarget(
 		}
 		return undefined;
 	}
-	const { parseFlows, parseOrigin, ServerFailure, TOKEN_ENV } = await import('./server');
-	const origin = parseOrigin(values.server);
-	if (typeof origin !== 'string') throw new UsageError(origin.error);
-	const token = values.token ?? env[TOKEN_ENV] ?? '';
-	if (token === '') {
-		throw new UsageError(
-			`--server needs an API token: set ${TOKEN_ENV} (or give --token; the environment keeps it out of shell history and CI logs).`
-		);
-	}
+	const { origin, token } = await connection(values.server, values.token, env);
+	const { parseFlows, ServerFailure } = await import('./server');
 	const flows = values.flows === undefined ? [] : parseFlows(values.flows);
 	if (!Array.isArray(flows)) throw new UsageError(flows.error);
 	if (values.value && flows.length === 0) throw new UsageError('--value needs --flows.');
@@ -351,6 +377,41 @@ async function serverTarget(
 	};
 }
 
+/** `--server` and its token (`--token`, else the environment), checked. */
+async function connection(server: string, token: string | undefined, env: NodeJS.ProcessEnv) {
+	const { parseOrigin, TOKEN_ENV } = await import('./server');
+	const origin = parseOrigin(server);
+	if (typeof origin !== 'string') throw new UsageError(origin.error);
+	const given = token ?? env[TOKEN_ENV] ?? '';
+	if (given === '') {
+		throw new UsageError(
+			`--server needs an API token: set ${TOKEN_ENV} (or give --token; the environment keeps it out of shell history and CI logs).`
+		);
+	}
+	return { origin, token: given };
+}
+
+/**
+ * `--server`, `--token` and `--profile` of render and export: the server to work through (no
+ * flows, nothing sent but the API calls), or none.
+ */
+async function plainServer(
+	values: { server?: string; token?: string; profile?: string },
+	env: NodeJS.ProcessEnv
+) {
+	if (values.server === undefined) {
+		for (const option of ['token', 'profile'] as const) {
+			if (values[option] !== undefined)
+				throw new UsageError(`--${option} needs --server <origin>.`);
+		}
+		return undefined;
+	}
+	const { origin, token } = await connection(values.server, values.token, env);
+	const server = await import('./server');
+	const target: ServerTarget = { origin, token, flows: [], values: {}, timeoutMs: 120_000 };
+	return { target, server };
+}
+
 function emit(
 	report: Parameters<typeof formatReport>[0],
 	reporter: Reporter,
@@ -366,13 +427,18 @@ function emit(
 	}
 }
 
-function render(args: string[], env: NodeJS.ProcessEnv): number {
+async function render(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 	const { values, positionals } = parse('render', args);
 	if (values.help) {
 		process.stdout.write(HELP.render);
 		return EXIT.clean;
 	}
-	if (positionals.length !== 1) throw new UsageError('render takes one file.');
+	if (values.profile !== undefined && positionals.length > 0) {
+		throw new UsageError('render takes one file or --profile <id|name>, not both.');
+	}
+	if (values.profile === undefined && positionals.length !== 1) {
+		throw new UsageError('render takes one file.');
+	}
 	if (!values.service) throw new UsageError(`render needs --service (${TEMPLATE_IDS.join(', ')}).`);
 	if (!TEMPLATE_IDS.includes(values.service)) {
 		throw new UsageError(
@@ -380,14 +446,43 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 		);
 	}
 	const secrets = readSecrets(values.secret, env);
-	const profile = loadProfile(positionals[0], values.scenarios);
+	const remote = await plainServer(values, env);
+	try {
+		let profile: LoadedProfile;
+		let name: string;
+		if (remote && values.profile !== undefined) {
+			const stored = await remote.server.findProfile(remote.target, values.profile);
+			const text = await remote.server.serverBackup(remote.target, stored);
+			profile = loadBackupText(`profile ${stored.id}`, text, values.scenarios);
+			name = `${remote.target.origin} profile ${stored.id} "${stored.name}"`;
+		} else {
+			profile = loadProfile(positionals[0], values.scenarios);
+			name = reportPath(profile.file);
+		}
+		return await renderProfile(profile, name, values.service, values, secrets, remote?.target);
+	} catch (error) {
+		if (!remote || !(error instanceof remote.server.ServerFailure)) throw error;
+		process.stderr.write(`provisioning-studio: ${error.message}\n`);
+		return error.exitCode;
+	}
+}
+
+/** Prints one service's request(s) of a profile for one scenario, built here or by a server. */
+async function renderProfile(
+	profile: LoadedProfile,
+	name: string,
+	service: string,
+	values: { scenario?: string; curl?: boolean },
+	secrets: Record<string, string>,
+	server: ServerTarget | undefined
+): Promise<number> {
 	const configured = configuredServices(profile);
-	if (!configured.includes(values.service)) {
+	if (!configured.includes(service)) {
 		throw new UsageError(
-			`${reportPath(profile.file)} does not configure ${values.service}${configured.length ? `; it configures ${configured.join(', ')}` : ''}.`
+			`${name} does not configure ${service}${configured.length ? `; it configures ${configured.join(', ')}` : ''}.`
 		);
 	}
-	const scenarios = scenariosFor(values.service, profile.scenarios, profile);
+	const scenarios = scenariosFor(service, profile.scenarios, profile);
 	const all = [...scenarios, ...profile.scenarios.filter((s) => !scenarios.includes(s))];
 	const scenario =
 		values.scenario === undefined ? scenarios[0] : all.find((s) => s.name === values.scenario);
@@ -396,17 +491,25 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 			`No scenario "${values.scenario}" (from ${profile.scenarioSource}); there are: ${all.map((s) => `"${s.name}"`).join(', ')}.`
 		);
 	}
-	const built = build(
+	const built = await renderService(
 		profile,
-		values.service,
-		scenarioValues(values.service, scenario, profile, secrets)
+		service,
+		scenarioValues(service, scenario, profile, secrets),
+		server
 	);
-	const forms = secretFormsOf(secrets);
-	const requests = built.requests.map(shown);
+	const forms = secretFormsOf(secrets, server ? [server.token] : []);
+	const requests = built.requests;
 	const text = values.curl
-		? requests.map((r) => toCurl(r)).join('\n') + (requests.length ? '\n' : '')
+		? requests.map((r) => toCurl(r as Parameters<typeof toCurl>[0])).join('\n') +
+			(requests.length ? '\n' : '')
 		: requestText(requests);
 	process.stdout.write(maskSecretsIn(text, forms));
+	// What reading the file found (a misspelt setting, a scenario value no template uses), then
+	// the build's findings.
+	for (const f of maskSecretsIn(profile.findings, forms)) {
+		const at = f.place ? `:${f.place.line}:${f.place.column}` : '';
+		process.stderr.write(`${f.severity}: ${reportPath(f.file)}${at}: ${f.message} [${f.code}]\n`);
+	}
 	for (const issue of maskSecretsIn(built.issues, forms)) {
 		process.stderr.write(
 			`${issue.severity}: ${issue.field ? `${issue.field}: ` : ''}${issue.message} [${issue.code}]\n`
@@ -415,17 +518,40 @@ function render(args: string[], env: NodeJS.ProcessEnv): number {
 	return EXIT.clean;
 }
 
-function exportCommand(args: string[]): number {
+async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 	const { values, positionals } = parse('export', args);
 	if (values.help) {
 		process.stdout.write(HELP.export);
 		return EXIT.clean;
 	}
-	if (positionals.length !== (values.gallery === undefined ? 1 : 0)) {
+	if (values.server !== undefined) {
+		if (positionals.length > 0 || values.gallery !== undefined || values.profile === undefined) {
+			throw new UsageError(
+				'export --server exports a profile stored on that server: name it with --profile <id|name> (a file or --gallery is exported here, without --server).'
+			);
+		}
+	} else if (values.profile !== undefined) {
+		throw new UsageError('--profile needs --server <origin>.');
+	} else if (positionals.length !== (values.gallery === undefined ? 1 : 0)) {
 		throw new UsageError('export takes one file, or --gallery <id>.');
 	}
 	if (values.form !== 'provisioning' && values.form !== 'account') {
 		throw new UsageError('export needs --form provisioning or --form account.');
+	}
+	const remote = await plainServer(values, env);
+	if (remote && values.profile !== undefined) {
+		let xml: string;
+		try {
+			const stored = await remote.server.findProfile(remote.target, values.profile);
+			xml = await remote.server.serverExport(remote.target, stored, values.form);
+		} catch (error) {
+			if (!(error instanceof remote.server.ServerFailure)) throw error;
+			process.stderr.write(`provisioning-studio: ${error.message}\n`);
+			return error.exitCode;
+		}
+		if (values.output) writeOutput(values.output, xml);
+		else process.stdout.write(xml);
+		return EXIT.clean;
 	}
 	let profile;
 	if (values.gallery !== undefined) {
@@ -461,8 +587,8 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
 			return EXIT.clean;
 		}
 		if (command === 'check') return await check(rest, env);
-		if (command === 'render') return render(rest, env);
-		if (command === 'export') return exportCommand(rest);
+		if (command === 'render') return await render(rest, env);
+		if (command === 'export') return await exportCommand(rest, env);
 		throw new UsageError(`Unknown command "${command}": use check, render or export (see --help).`);
 	} catch (error) {
 		if (error instanceof UsageError) {

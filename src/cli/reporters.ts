@@ -98,6 +98,8 @@ export function textReport(report: CheckReport, colour: boolean): string {
 				`  ${where(f).padEnd(7)} ${severityText(f.severity)}  ${f.message} ${c.dim(f.code)}`
 			);
 			const about = [
+				// A finding in another file (the scenario file) names it: its place is there.
+				f.file !== file.file ? `in ${reportPath(f.file)}` : '',
 				subject(f),
 				f.scenarios?.length ? `with ${f.scenarios.map((s) => `"${s}"`).join(', ')}` : ''
 			].filter((s) => s !== '');

@@ -95,19 +95,33 @@ interface Answer {
 	body: Record<string, unknown>;
 }
 
-/** One JSON call of the API with the token; what stops the run is thrown as a ServerFailure. */
-async function call(target: ServerTarget, path: string, payload: unknown): Promise<Answer> {
+interface Reply extends Answer {
+	/** The answer's text as sent (XML for an export, JSON otherwise). */
+	text: string;
+}
+
+/**
+ * One call of the API with the token; what stops the run is thrown as a ServerFailure: no
+ * answer (exit 4), a refused token or role, a redirect or no such API (exit 2), a server error
+ * (exit 4). Other answers, errors of the API included, are returned.
+ */
+async function send(
+	target: ServerTarget,
+	method: 'GET' | 'POST',
+	path: string,
+	payload?: unknown
+): Promise<Reply> {
 	const hide = (text: string) => text.split(target.token).join(maskToken(target.token));
 	let response: Response;
 	try {
 		response = await fetch(`${target.origin}${path}`, {
-			method: 'POST',
+			method,
 			headers: {
 				authorization: `Bearer ${target.token}`,
-				'content-type': 'application/json',
-				accept: 'application/json'
+				...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+				accept: method === 'GET' ? '*/*' : 'application/json'
 			},
-			body: JSON.stringify(payload),
+			...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
 			redirect: 'manual',
 			signal: AbortSignal.timeout(target.timeoutMs)
 		});
@@ -118,17 +132,19 @@ async function call(target: ServerTarget, path: string, payload: unknown): Promi
 				? `no answer within ${target.timeoutMs / 1000} s`
 				: (cause?.code ?? cause?.message ?? (error as Error).message);
 		throw new ServerFailure(
-			`Cannot reach ${target.origin} (POST ${path}): ${hide(why)}.`,
+			`Cannot reach ${target.origin} (${method} ${path}): ${hide(why)}.`,
 			EXIT.network
 		);
 	}
 	const text = await response.text().catch(() => '');
 	let body: Record<string, unknown> = {};
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-	} catch {
-		// Not JSON: judged by the status below.
+	if (text.startsWith('{')) {
+		try {
+			const parsed: unknown = JSON.parse(text);
+			if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+		} catch {
+			// Not JSON: judged by the status below.
+		}
 	}
 	const error = (body.error ?? {}) as { code?: string; message?: string };
 	const said = error.code ? ` ${error.code}: ${hide(error.message ?? '')}` : '';
@@ -140,29 +156,116 @@ async function call(target: ServerTarget, path: string, payload: unknown): Promi
 	}
 	if (response.status === 403) {
 		throw new ServerFailure(
-			`${target.origin} refused POST ${path} for the API token ${maskToken(target.token)} (403${said}). A token acts with its owner's role: lint and rendering need a viewer, --live and --flows an editor.`,
+			`${target.origin} refused ${method} ${path} for the API token ${maskToken(target.token)} (403${said}). A token acts with its owner's role: lint and rendering need a viewer, --live and --flows an editor.`,
 			EXIT.usage
 		);
 	}
 	if (response.status >= 300 && response.status < 400) {
 		throw new ServerFailure(
-			`${target.origin} answered POST ${path} with a redirect (${response.status}${response.headers.get('location') ? ` to ${response.headers.get('location')}` : ''}): give the app's own origin to --server.`,
+			`${target.origin} answered ${method} ${path} with a redirect (${response.status}${response.headers.get('location') ? ` to ${response.headers.get('location')}` : ''}): give the app's own origin to --server.`,
 			EXIT.usage
 		);
 	}
 	if (response.status === 404 && !error.code) {
 		throw new ServerFailure(
-			`${target.origin} has no POST ${path} (404): is it a Provisioning Studio, of a version with this API?`,
+			`${target.origin} has no ${method} ${path} (404): is it a Provisioning Studio, of a version with this API?`,
 			EXIT.usage
 		);
 	}
-	if (response.status >= 500 || (!error.code && response.status >= 400) || !text.startsWith('{')) {
+	if (response.status >= 500 || (!error.code && response.status >= 400)) {
 		throw new ServerFailure(
-			`${target.origin} could not answer POST ${path} (HTTP ${response.status}${said}).`,
+			`${target.origin} could not answer ${method} ${path} (HTTP ${response.status}${said}).`,
 			EXIT.network
 		);
 	}
-	return { status: response.status, body };
+	return { status: response.status, body, text };
+}
+
+/** One JSON call of the API (see {@link send}); an answer that is not JSON stops the run. */
+async function call(
+	target: ServerTarget,
+	path: string,
+	payload?: unknown,
+	method: 'GET' | 'POST' = 'POST'
+): Promise<Answer> {
+	const reply = await send(target, method, path, payload);
+	if (!reply.text.startsWith('{')) {
+		throw new ServerFailure(
+			`${target.origin} could not answer ${method} ${path} (HTTP ${reply.status}, not JSON).`,
+			EXIT.network
+		);
+	}
+	return reply;
+}
+
+/** A profile stored on the server, as `--profile` names it. */
+export interface StoredProfile {
+	id: string;
+	name: string;
+}
+
+/**
+ * The profile `--profile` names on the server (`GET /api/profiles`): by its id, else by its exact
+ * name. No such profile is unreadable input (exit 3); a name several profiles have is a usage
+ * error (exit 2).
+ */
+export async function findProfile(target: ServerTarget, ref: string): Promise<StoredProfile> {
+	const answer = await call(target, '/api/profiles', undefined, 'GET');
+	const all = ((answer.body.profiles ?? []) as StoredProfile[]).map((p) => ({
+		id: String(p.id),
+		name: p.name
+	}));
+	const byId = all.find((p) => p.id === ref);
+	if (byId) return byId;
+	const named = all.filter((p) => p.name === ref);
+	if (named.length === 1) return named[0];
+	if (named.length > 1) {
+		throw new ServerFailure(
+			`${target.origin} has ${named.length} profiles named "${ref}": give --profile the id of one (${named.map((p) => p.id).join(', ')}).`,
+			EXIT.usage
+		);
+	}
+	const some = all.slice(0, 10).map((p) => `${p.id} "${p.name}"`);
+	throw new ServerFailure(
+		`${target.origin} has no profile with the id or name "${ref}"${some.length ? `; there are ${some.join(', ')}${all.length > some.length ? ', …' : ''}` : ' (it has no profiles)'}. A deleted profile is restored on its page first.`,
+		EXIT.unreadable
+	);
+}
+
+/**
+ * A stored profile exported by the server (`GET /api/profiles/:id/export.xml`), as its pages
+ * export it: credentials of its kept XML left out. A profile that cannot be written as XML
+ * fails with the server's issues (exit 1, as the local export).
+ */
+export async function serverExport(
+	target: ServerTarget,
+	profile: StoredProfile,
+	form: 'provisioning' | 'account'
+): Promise<string> {
+	const path = `/api/profiles/${profile.id}/export.xml?form=${form}`;
+	const reply = await send(target, 'GET', path);
+	if (reply.status === 200) return reply.text;
+	const error = reply.body.error as { code?: string; message?: string } | undefined;
+	const issues = (reply.body.issues ?? []) as Issue[];
+	throw new ServerFailure(
+		[
+			`${target.origin} could not export profile ${profile.id} "${profile.name}" (${reply.status} ${error?.code ?? ''}): ${error?.message ?? ''}`,
+			...issues.map((i) => `${i.severity}: ${i.message} [${i.code}]`)
+		].join('\n'),
+		reply.status === 422 ? EXIT.findings : EXIT.unreadable
+	);
+}
+
+/** A stored profile as a backup (`GET /api/profiles/:id/backup`: secret values masked). */
+export async function serverBackup(target: ServerTarget, profile: StoredProfile): Promise<string> {
+	const reply = await send(target, 'GET', `/api/profiles/${profile.id}/backup`);
+	if (reply.status !== 200) {
+		throw new ServerFailure(
+			`${target.origin} has no profile ${profile.id} "${profile.name}" any more.`,
+			EXIT.unreadable
+		);
+	}
+	return reply.text;
 }
 
 /** What the server's preview answered for one service and one scenario. */

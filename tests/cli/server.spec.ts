@@ -5,6 +5,7 @@ import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures'
 import { freePort, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 import { ensureBuilt, fixture, run, tempDir } from './helpers';
+import { junitErrors, sarifErrors } from './schemas';
 
 /**
  * `check --server`: the real program against the real built app, started here on port 0 with a
@@ -365,6 +366,17 @@ describe('check --server --flows', () => {
 		expect(xml).toMatch(
 			/<testcase name="flow send-message"[^>]*>\s*<failure [^>]*type="flow_step_failed"/
 		);
+		// Both CI reports of a failed flow are valid by their schemas.
+		expect(await junitErrors(xml)).toEqual([]);
+		upstream.answerNext({ status: 500, body: 'no' });
+		const sarif = await check(
+			[file, '--server', server.url, '--flows', 'send-message', '--reporter', 'sarif'],
+			editorToken
+		);
+		expect(sarif.code).toBe(1);
+		const log = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string }[] }[] };
+		expect(sarifErrors(log)).toEqual([]);
+		expect(log.runs[0].results.map((r) => r.ruleId)).toContain('flow_step_failed');
 	});
 
 	it('a step that gets no answer: exit code 4, the step’s error reported', async () => {
