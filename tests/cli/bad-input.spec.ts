@@ -164,6 +164,35 @@ describe('unknown keys', () => {
 		expect(render.stderr).toContain(`${backup}:16:4: document.services: Unrecognized key`);
 	});
 
+	it('a backup key that is no part of a backup: a warning placed on it, never dropped silently', async () => {
+		const backup = file(
+			'misspelt-key-backup.json',
+			JSON.stringify(
+				{
+					format: 'provisioning-studio.profile-backup',
+					version: 1,
+					profile: { id: 'a', name: 'A', revision: 1 },
+					exportedAt: '2026-01-01T00:00:00.000Z',
+					secrets: 'left_out',
+					document: { services: { sendMessage: { genericSmsSendUrl: SEND } }, scenarioz: [] }
+				},
+				null,
+				'\t'
+			)
+		);
+		const { code, report } = await checkJson([backup]);
+		expect(code).toBe(0);
+		const [finding] = report.files[0].findings;
+		expect(finding).toMatchObject({
+			code: 'backup_unknown_key',
+			severity: 'warning',
+			place: { line: 17, column: 3 }
+		});
+		expect(finding.message).toMatch(/^document\.scenarioz is not part of a profile backup/);
+		const failing = await checkJson([backup, '--fail-on', 'warning']);
+		expect(failing.code).toBe(1);
+	});
+
 	it('a scenario file with a key it does not have: exit code 3, placed on the key', async () => {
 		const profile = file(
 			'keys/acme.xml',

@@ -206,7 +206,7 @@ export function reviewBackupRestore(
 	return review(ctx, id, baseRevision, () => {
 		const backup = parseBackup(text);
 		if (!backup.ok) return { ok: false, reason: 'invalid', issues: backup.issues };
-		const issues: Issue[] = [];
+		const issues: Issue[] = [...backup.issues];
 		if (backup.value.profile.id !== id) {
 			issues.push({
 				code: 'backup_other_profile',

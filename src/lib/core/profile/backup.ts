@@ -46,13 +46,68 @@ export function makeBackup(
 
 class ReservedKey extends Error {}
 
+/** Where `quoted` (a JSON string) first stands as a key at or after `from`; -1 if nowhere. */
+function keyPlace(text: string, quoted: string, from: number): number {
+	for (let at = text.indexOf(quoted, from); at >= 0; at = text.indexOf(quoted, at + 1)) {
+		if (/^\s*:/.test(text.slice(at + quoted.length, at + quoted.length + 100))) return at;
+	}
+	return -1;
+}
+
+/** The most keys a backup's review names as left out; the rest are counted in the last. */
+const LEFT_OUT_NAMED = 20;
+
+/**
+ * The keys of a backup that are no part of a profile backup (a misspelt `scenarioz`, a setting
+ * of a later version): reading drops them, so each is a warning with its place, never silent.
+ * Found by comparing what was read with what the schema kept, at every level.
+ */
+function leftOutKeys(text: string, read: unknown, kept: unknown): Issue[] {
+	const found: string[][] = [];
+	const walk = (raw: unknown, value: unknown, path: string[]) => {
+		if (Array.isArray(raw) && Array.isArray(value)) {
+			raw.forEach((item, i) => walk(item, value[i], [...path, String(i)]));
+		} else if (raw && value && typeof raw === 'object' && typeof value === 'object') {
+			for (const [key, item] of Object.entries(raw)) {
+				if (Object.hasOwn(value, key))
+					walk(item, (value as Record<string, unknown>)[key], [...path, key]);
+				else found.push([...path, key]);
+			}
+		}
+	};
+	walk(read, kept, []);
+	let searchFrom = 0;
+	const issues = found.slice(0, LEFT_OUT_NAMED).map<Issue>((path) => {
+		const name = path[path.length - 1];
+		const at = keyPlace(text, JSON.stringify(name), searchFrom);
+		if (at >= 0) searchFrom = at;
+		const where = at >= 0 ? lineColumn(text, at) : undefined;
+		return {
+			code: 'backup_unknown_key',
+			severity: 'warning',
+			message: `${path.join('.')} is not part of a profile backup and is left out${where ? ` (line ${where.line}, column ${where.column})` : ''}.`,
+			field: name,
+			...(at >= 0 ? { from: at, to: at + JSON.stringify(name).length } : {})
+		};
+	});
+	if (found.length > LEFT_OUT_NAMED) {
+		issues.push({
+			code: 'backup_unknown_key',
+			severity: 'warning',
+			message: `${found.length - LEFT_OUT_NAMED} more keys are not part of a profile backup and are left out.`
+		});
+	}
+	return issues;
+}
+
 function invalid(message: string): Issue {
 	return { code: 'backup_invalid', severity: 'error', message };
 }
 
 /**
  * Reads a backup file's text. Not JSON (with the line and column), a `__proto__` key, or a
- * document that does not validate are refused with what is wrong and where.
+ * document that does not validate are refused with what is wrong and where; keys that are no
+ * part of a backup are warnings (they are left out).
  */
 export function parseBackup(text: string): Result<ProfileBackup> {
 	let data: unknown;
@@ -80,7 +135,9 @@ export function parseBackup(text: string): Result<ProfileBackup> {
 		};
 	}
 	const parsed = ProfileBackupSchema.safeParse(data);
-	if (parsed.success) return { ok: true, value: parsed.data, issues: [] };
+	if (parsed.success) {
+		return { ok: true, value: parsed.data, issues: leftOutKeys(text, data, parsed.data) };
+	}
 	return {
 		ok: false,
 		issues: parsed.error.issues
