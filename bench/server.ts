@@ -4,13 +4,18 @@ import { startApp, type BenchApp } from './app';
 
 /**
  * Profile GET and PUT latency of the built server under 20 concurrent clients for 10 s each
- * (autocannon), and the server's RSS afterwards, on SQLite and on PostgreSQL (a throw-away local
- * cluster, started here), on PostgreSQL with one instance and with two sharing the clients. Each client saves its own profile, chaining revisions, so every PUT is
- * a real save and not a conflict.
+ * (autocannon, after 3 s of the same load unmeasured), the app's CPU time per request, and the
+ * server's RSS afterwards: on SQLite, on PostgreSQL (a throw-away local cluster, started here),
+ * and with two instances on one PostgreSQL sharing the clients. Each client saves its own
+ * profile, chaining revisions, so every PUT is a real save and not a conflict.
  */
 
 const CONNECTIONS = 20;
 const DURATION = 10;
+/** Seconds of the same load before each measured run, unmeasured: the JIT warms up first. */
+const WARMUP = 3;
+/** The next base revision of each profile the benchmark saves (1 when it has not saved it). */
+const revisions = new Map<string, number>();
 
 function document(n: number) {
 	return {
@@ -77,11 +82,17 @@ async function prepare(app: BenchApp, count: number, token?: string) {
 }
 
 /** `connections` clients reading one profile of `ids` through `base` for the benchmark's time. */
-function getLoad(base: string, auth: Record<string, string>, ids: string[], connections: number) {
+function getLoad(
+	base: string,
+	auth: Record<string, string>,
+	ids: string[],
+	connections: number,
+	duration = DURATION
+) {
 	return autocannon({
 		url: `${base}/api/profiles/${ids[0]}`,
 		connections,
-		duration: DURATION,
+		duration,
 		headers: auth
 	});
 }
@@ -90,15 +101,20 @@ function getLoad(base: string, auth: Record<string, string>, ids: string[], conn
  * `connections` clients saving the profiles of `ids` through `base`, each save on the revision
  * the last one made, so every PUT is a real save and not a conflict.
  */
-function putLoad(base: string, auth: Record<string, string>, ids: string[], connections: number) {
+function putLoad(
+	base: string,
+	auth: Record<string, string>,
+	ids: string[],
+	connections: number,
+	duration = DURATION
+) {
 	// autocannon resets a connection's context before each request, so the profiles are lent
 	// out from a pool: taken when a request is built, given back when its answer arrives.
 	const free = [...ids];
-	const revisions = new Map(ids.map((id) => [id, 1]));
 	return autocannon({
 		url: base,
 		connections,
-		duration: DURATION,
+		duration,
 		headers: auth,
 		requests: [
 			{
@@ -106,7 +122,7 @@ function putLoad(base: string, auth: Record<string, string>, ids: string[], conn
 				setupRequest: (req, context: Record<string, unknown>) => {
 					const id = free.shift() ?? ids[0];
 					context.id = id;
-					const n = revisions.get(id)!;
+					const n = revisions.get(id) ?? 1;
 					return {
 						...req,
 						path: `/api/profiles/${id}`,
@@ -115,12 +131,24 @@ function putLoad(base: string, auth: Record<string, string>, ids: string[], conn
 				},
 				onResponse: (status, _body, context: Record<string, unknown>) => {
 					const id = context.id as string;
-					if (status === 200) revisions.set(id, revisions.get(id)! + 1);
+					if (status === 200) revisions.set(id, (revisions.get(id) ?? 1) + 1);
 					free.push(id);
 				}
 			}
 		]
 	});
+}
+
+/**
+ * Reads the profiles' revisions back: a run stopped at its time with saves in flight, which the
+ * server made though the run counted no answer.
+ */
+async function syncRevisions(base: string, auth: Record<string, string>, ids: string[]) {
+	for (const id of ids) {
+		const answer = await fetch(`${base}/api/profiles/${id}`, { headers: auth });
+		const { profile } = (await answer.json()) as { profile: { revision: number } };
+		revisions.set(id, profile.revision);
+	}
 }
 
 function row(label: string, r: autocannon.Result): string[] {
@@ -133,16 +161,45 @@ function row(label: string, r: autocannon.Result): string[] {
 	];
 }
 
+/**
+ * The app's own CPU time per answered request (all its processes together), GET and PUT: the
+ * cost of a request whatever else the machine runs.
+ */
+function cpuRow(
+	label: string,
+	getMs: number,
+	gets: autocannon.Result[],
+	putMs: number,
+	puts: autocannon.Result[]
+): string[] {
+	const per = (ms: number, results: autocannon.Result[]) =>
+		(ms / results.reduce((sum, r) => sum + r.requests.total, 0)).toFixed(2);
+	return [
+		`${label}: app CPU per request (GET · PUT)`,
+		`${per(getMs, gets)} · ${per(putMs, puts)} ms`,
+		'',
+		'',
+		''
+	];
+}
+
 async function benchBackend(backend: string, env: Record<string, string>): Promise<string[][]> {
 	const app = await startApp(env);
 	try {
 		const { auth, ids } = await prepare(app, CONNECTIONS);
+		await getLoad(app.base, auth, ids, CONNECTIONS, WARMUP);
+		const cpu0 = app.cpuMs();
 		const get = await getLoad(app.base, auth, ids, CONNECTIONS);
+		await putLoad(app.base, auth, ids, CONNECTIONS, WARMUP);
+		await syncRevisions(app.base, auth, ids);
+		const cpu1 = app.cpuMs();
 		const put = await putLoad(app.base, auth, ids, CONNECTIONS);
+		const cpu2 = app.cpuMs();
 		const rss = app.rss();
 		return [
 			row(`${backend}: GET /api/profiles/:id`, get),
 			row(`${backend}: PUT /api/profiles/:id`, put),
+			cpuRow(backend, cpu1 - cpu0, [get], cpu2 - cpu1, [put]),
 			[`${backend}: server start to first answer`, `${app.startMs} ms`, '', '', ''],
 			[`${backend}: server RSS afterwards`, `${rss.toFixed(0)} MB`, '', '', '']
 		];
@@ -168,10 +225,20 @@ async function benchInstances(env: Record<string, string>): Promise<string[][]> 
 		const onA = await prepare(a, half);
 		// The token made through A works on B: the two share the database.
 		const onB = await prepare(b, half, onA.token);
-		const both = async (load: typeof getLoad) =>
-			Promise.all([load(a.base, onA.auth, onA.ids, half), load(b.base, onB.auth, onB.ids, half)]);
+		const both = async (load: typeof getLoad, duration = DURATION) =>
+			Promise.all([
+				load(a.base, onA.auth, onA.ids, half, duration),
+				load(b.base, onB.auth, onB.ids, half, duration)
+			]);
+		const cpu = () => a.cpuMs() + b.cpuMs();
+		await both(getLoad, WARMUP);
+		const cpu0 = cpu();
 		const gets = await both(getLoad);
+		await both(putLoad, WARMUP);
+		await syncRevisions(a.base, onA.auth, [...onA.ids, ...onB.ids]);
+		const cpu1 = cpu();
 		const puts = await both(putLoad);
+		const cpu2 = cpu();
 		const combined = (label: string, [x, y]: autocannon.Result[]) => [
 			label,
 			`${x.latency.p50} / ${y.latency.p50} ms`,
@@ -182,6 +249,7 @@ async function benchInstances(env: Record<string, string>): Promise<string[][]> 
 		return [
 			combined('PostgreSQL, 2 instances (A / B): GET /api/profiles/:id', gets),
 			combined('PostgreSQL, 2 instances (A / B): PUT /api/profiles/:id', puts),
+			cpuRow('PostgreSQL, 2 instances', cpu1 - cpu0, gets, cpu2 - cpu1, puts),
 			[
 				'PostgreSQL, 2 instances: RSS afterwards (A / B)',
 				`${a.rss().toFixed(0)} / ${b.rss().toFixed(0)} MB`,
