@@ -16,8 +16,9 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * itself. The two processes behave as one app: a session or an API token made on one works on
  * the other, a live stream served by one shows what the other recorded (A listening for
  * notifications, B polling), and the sign-in limit and the test calls in flight count on both
- * together. The rest of the server tests run on SQLite; the store's own
- * tests cover both.
+ * together; the health check says how each hears of the other's live records. Starting while
+ * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
+ * rest of the server tests run on SQLite; the store's own tests cover both.
  */
 
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
