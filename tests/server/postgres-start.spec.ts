@@ -114,6 +114,7 @@ describe('an instance on PostgreSQL starting', () => {
 				const signIn = await new Client(server).login(ADMIN.email, ADMIN.password);
 				expect(signIn.status).toBe(503);
 				expect(signIn.body.error?.code).toBe('database_unavailable');
+				await eventually(async () => /The database does not answer at start/.test(server.stderr()));
 				expect(server.stderr()).toMatch(
 					/The database does not answer at start \(.*ECONNREFUSED.*\): the app answers 503 meanwhile and tries again every 2 s\./
 				);
@@ -128,11 +129,11 @@ describe('an instance on PostgreSQL starting', () => {
 				ok: true,
 				database: { backend: 'postgres', ok: true }
 			});
-			// The first admin exists once the instance has finished starting: it signs in.
-			await eventually(
-				async () => (await new Client(server).login(ADMIN.email, ADMIN.password)).status === 200
+			// Once the instance has finished starting, the first admin exists: it signs in.
+			await eventually(async () =>
+				server.stderr().includes('The database answers: the app has started.')
 			);
-			await eventually(async () => server.stderr().includes('The database answers'));
+			expect((await new Client(server).login(ADMIN.email, ADMIN.password)).status).toBe(200);
 		}
 		// One admin, though both instances tried to create it; both processes still run.
 		const admin = new Client(a);
@@ -190,7 +191,12 @@ describe('an instance on PostgreSQL starting', () => {
 			expect(stream.status).toBe(200);
 			const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
 			let seen = '';
-			while (!seen.includes(': connected')) seen += (await reader.read()).value ?? '';
+			const more = async () => {
+				const { value, done } = await reader.read();
+				if (done) throw new Error(`The stream ended after:\n${seen}`);
+				seen += value;
+			};
+			while (!seen.includes(': connected')) await more();
 			const pushed = await fetch(`${direct.url}${new URL(pushUrl).pathname}/pnm2/send`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
@@ -202,11 +208,7 @@ describe('an instance on PostgreSQL starting', () => {
 				})
 			});
 			expect(pushed.status).toBe(200);
-			while (!/event: push\n(.*\n)*data: .*Heard by polling/.test(seen)) {
-				const { value, done } = await reader.read();
-				if (done) throw new Error('The stream ended.');
-				seen += value;
-			}
+			while (!/event: push\n(.*\n)*data: .*Heard by polling/.test(seen)) await more();
 			await reader.cancel();
 			expect(seen).toContain('Heard by polling');
 		} finally {
