@@ -40,6 +40,8 @@ export interface BenchApp {
 	startMs: number;
 	/** Resident set size of the server process, in MB. */
 	rss(): number;
+	/** CPU time the server process has used so far (user and system), in ms. */
+	cpuMs(): number;
 	/** A session cookie of the admin. */
 	login(): Promise<string>;
 	stop(): Promise<void>;
@@ -72,6 +74,13 @@ export async function startApp(env: Record<string, string> = {}): Promise<BenchA
 			// /proc is the cheapest way to read another process's resident set size on Linux.
 			const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
 			return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+		},
+		cpuMs() {
+			// Fields 14 and 15 of /proc/<pid>/stat (after the command's parenthesis): utime, stime,
+			// in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+			const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			return (Number(fields[11]) + Number(fields[12])) * 10;
 		},
 		async login() {
 			const answer = await fetch(`${base}/api/session`, {

@@ -51,9 +51,15 @@ if (runs('cli'))
 
 if (runs('server'))
 	table(
-		'Profile API under 20 concurrent clients, 10 s each, on SQLite and PostgreSQL (autocannon, built server)',
+		'Profile API under 20 concurrent clients, 10 s each, on SQLite, PostgreSQL, and two instances on one PostgreSQL with 10 clients each (autocannon, built server)',
 		['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
 		await benchServer()
+	);
+else if (only.includes('instances'))
+	table(
+		'Profile API under 20 concurrent clients, 10 s each: one instance on PostgreSQL, and two on one PostgreSQL with 10 clients each (autocannon, built server)',
+		['request', 'p50', 'p99', 'throughput', 'non-2xx + errors'],
+		await benchServer({ sqlite: false })
 	);
 
 if (runs('test-calls'))

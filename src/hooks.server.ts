@@ -3,19 +3,28 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
+import { startLiveUpdates } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
 import { errorPage } from '$lib/server/error-page';
 import { installDirectGateway } from '$lib/server/push-gateway-direct';
 import { applySecurityHeaders } from '$lib/server/security-headers';
+import { startUp } from '$lib/server/startup';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
 
-/** Opens the store, migrates it, creates or invites the first admin, and purges old sessions. */
+/**
+ * Opens the store, migrates it, creates or invites the first admin, and purges old sessions; on
+ * PostgreSQL it also opens the connection that hears of other instances' live records. While the
+ * database does not answer, the app starts all the same and finishes this once it is back.
+ */
 export const init: ServerInit = async () => {
 	const ctx = serverContext();
-	await ensureFirstAdmin(ctx);
 	installDirectGateway();
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
-	await purge();
+	await startUp(async () => {
+		await ensureFirstAdmin(ctx);
+		await purge();
+	});
+	startLiveUpdates();
 	// An hour later the database may be gone for a moment: the next purge catches up.
 	setInterval(
 		() => purge().catch((error) => console.error(`Purging old sessions failed: ${error}`)),
@@ -194,7 +203,11 @@ const authenticate: Handle = async ({ event, resolve }) => {
  */
 const databaseOutage: Handle = async ({ event, resolve }) => {
 	try {
-		return await resolve(event);
+		const response = await resolve(event);
+		// An endpoint or page failed on the database: the kit answered 500 (see handleError).
+		if (!outages.has(event.locals) || response.status !== 500) return response;
+		await response.body?.cancel();
+		throw new Error('The database does not answer.', { cause: outages.get(event.locals) });
 	} catch (error) {
 		if (!isDatabaseUnavailable(error)) throw error;
 		console.error(`The database does not answer (${event.request.method} ${event.url.pathname}).`);
@@ -211,9 +224,16 @@ const databaseOutage: Handle = async ({ event, resolve }) => {
 	}
 };
 
-/** An unexpected error past the hooks (in a page or endpoint): the outage says what it is. */
-export const handleError: HandleServerError = ({ error, status, message }) => {
+/** Requests whose endpoint or page failed because the database does not answer, with the error. */
+const outages = new WeakMap<object, unknown>();
+
+/**
+ * An unexpected error past the hooks (in a page or endpoint): the outage says what it is, and
+ * `databaseOutage` turns the kit's 500 into its 503.
+ */
+export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (isDatabaseUnavailable(error)) {
+		outages.set(event.locals, error);
 		console.error(`The database does not answer: ${String(error)}`);
 		return { message: DATABASE_UNAVAILABLE_MESSAGE };
 	}

@@ -54,6 +54,11 @@ export interface StartOptions {
 	env?: Record<string, string>;
 	/** How long to wait for `GET /api/health`; 20 s by default. */
 	readyTimeoutMs?: number;
+	/**
+	 * What counts as started: `healthy` (default) waits for a 200 from `GET /api/health`,
+	 * `answering` for any answer (an app whose database is gone answers 503).
+	 */
+	until?: 'healthy' | 'answering';
 }
 
 /** A running server. */
@@ -106,11 +111,11 @@ function exited(child: ChildProcess): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthy(url: string): Promise<boolean> {
+async function healthy(url: string, anyAnswer = false): Promise<boolean> {
 	try {
-		const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
+		const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) });
 		await response.body?.cancel();
-		return response.status === 200;
+		return anyAnswer || response.status === 200;
 	} catch {
 		return false;
 	}
@@ -136,7 +141,7 @@ async function startOnce(dataDir: string, options: StartOptions): Promise<TestSe
 	child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
 
 	const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);
-	while (!(await healthy(url))) {
+	while (!(await healthy(url, options.until === 'answering'))) {
 		if (child.exitCode !== null || child.signalCode !== null) {
 			// The port may have been taken between the probe and the listen: try another one.
 			if (/EADDRINUSE/.test(err)) return null;

@@ -16,8 +16,9 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * itself. The two processes behave as one app: a session or an API token made on one works on
  * the other, a live stream served by one shows what the other recorded (A listening for
  * notifications, B polling), and the sign-in limit and the test calls in flight count on both
- * together. The rest of the server tests run on SQLite; the store's own
- * tests cover both.
+ * together; the health check says how each hears of the other's live records. Starting while
+ * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
+ * rest of the server tests run on SQLite; the store's own tests cover both.
  */
 
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -120,6 +121,26 @@ describe('the app on PostgreSQL', () => {
 			ok: true,
 			database: { backend: 'postgres', ok: true }
 		});
+	});
+
+	it('says in its health check how live records of the other instance reach it', async () => {
+		// A proves at start that it hears its own notification; B was told to poll.
+		let live: unknown;
+		for (let i = 0; i < 100; i++) {
+			live = ((await (await fetch(`${a.url}/api/health`)).json()) as { liveUpdates: unknown })
+				.liveUpdates;
+			if ((live as { mode: string }).mode !== 'connecting') break;
+			await sleep(100);
+		}
+		expect(live).toEqual({ mode: 'notify' });
+		expect(await (await fetch(`${b.url}/api/health`)).json()).toMatchObject({
+			ok: true,
+			liveUpdates: {
+				mode: 'poll',
+				message: 'LIVE_UPDATES=poll: live pages ask the database every 1000 ms.'
+			}
+		});
+		expect(b.stderr()).not.toMatch(/does not reach this instance/);
 	});
 
 	it('keeps its data in PostgreSQL, with the migrations recorded once', async () => {
@@ -343,7 +364,8 @@ describe('the app on PostgreSQL', () => {
 			expect(health.status).toBe(503);
 			expect(await health.json()).toEqual({
 				ok: false,
-				database: { backend: 'postgres', ok: false, message: 'The database does not answer.' }
+				database: { backend: 'postgres', ok: false, message: 'The database does not answer.' },
+				liveUpdates: { mode: expect.any(String) }
 			});
 			for (const client of [adminA, adminB]) {
 				const read = await client.json(`/api/profiles/${id}`);
@@ -359,6 +381,10 @@ describe('the app on PostgreSQL', () => {
 				json: { baseRevision: 2, document: profileDocument({ sms_body: 'during the outage' }) }
 			});
 			expect(write.status).toBe(503);
+			// An endpoint that reaches the database itself (no session to look up first) too.
+			const signIn = await new Client(b).login(ADMIN.email, ADMIN.password);
+			expect(signIn.status).toBe(503);
+			expect(signIn.body.error?.code).toBe('database_unavailable');
 			const page = await adminA.fetch('/profiles');
 			expect(page.status).toBe(503);
 			expect(await page.text()).toContain('The database does not answer');

@@ -167,6 +167,8 @@ function poke(topic: string) {
 
 type Mode = 'idle' | 'connecting' | 'listening' | 'polling';
 let mode: Mode = 'idle';
+/** Why the instance polls: asked to (LIVE_UPDATES=poll), or its own notification never came. */
+let pollReason: 'configured' | 'notify-lost' | undefined;
 let poller: ReturnType<typeof setInterval> | undefined;
 
 function pokeAll() {
@@ -225,6 +227,7 @@ async function listen(url: string): Promise<void> {
 	if (!(await probed)) {
 		if (lost) return;
 		mode = 'polling';
+		pollReason = 'notify-lost';
 		client.end().catch(() => undefined);
 		warn(
 			`LISTEN/NOTIFY does not reach this instance (a connection pooler?): live pages poll ` +
@@ -263,12 +266,7 @@ export function announce(topic: string): void {
 export function onAnnounce(topic: string, watcher: () => void): (() => void) | undefined {
 	const url = postgresUrl();
 	if (!url) return undefined;
-	if (mode === 'idle') {
-		if (read().poll) {
-			mode = 'polling';
-			startPolling();
-		} else void listen(url);
-	}
+	startLiveUpdates();
 	let watchers = pokes.get(topic);
 	if (!watchers) pokes.set(topic, (watchers = new Set()));
 	watchers.add(watcher);
@@ -276,4 +274,47 @@ export function onAnnounce(topic: string, watcher: () => void): (() => void) | u
 		watchers.delete(watcher);
 		if (watchers.size === 0 && pokes.get(topic) === watchers) pokes.delete(topic);
 	};
+}
+
+/**
+ * Opens the listening connection and proves it hears its own notification (or starts polling,
+ * with LIVE_UPDATES=poll), once; at start, so that a connection pooler that swallows
+ * notifications is found out and logged before anyone opens a live page. Nothing on SQLite.
+ */
+export function startLiveUpdates(): void {
+	const url = postgresUrl();
+	if (!url || mode !== 'idle') return;
+	if (read().poll) {
+		mode = 'polling';
+		pollReason = 'configured';
+		startPolling();
+	} else void listen(url);
+}
+
+/** How live records reach this instance, as the health check reports it (PostgreSQL only). */
+export interface LiveUpdatesStatus {
+	/**
+	 * `notify`: by LISTEN/NOTIFY, at once; `poll`: by asking the database every second;
+	 * `connecting`: the listening connection is being opened or proved (polling meanwhile).
+	 */
+	mode: 'notify' | 'poll' | 'connecting';
+	/** Why the instance polls, when it does. */
+	message?: string;
+}
+
+/** How live records reach this instance now, or undefined on SQLite (one process). */
+export function liveUpdatesStatus(): LiveUpdatesStatus | undefined {
+	if (!postgresUrl()) return undefined;
+	if (mode === 'listening') return { mode: 'notify' };
+	if (mode === 'polling') {
+		return {
+			mode: 'poll',
+			message:
+				pollReason === 'configured'
+					? `LIVE_UPDATES=poll: live pages ask the database every ${POLL_MS} ms.`
+					: `LISTEN/NOTIFY does not reach this instance (a connection pooler in transaction ` +
+						`mode?): live pages ask the database every ${POLL_MS} ms instead.`
+		};
+	}
+	return { mode: 'connecting' };
 }

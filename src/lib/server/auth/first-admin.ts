@@ -13,13 +13,20 @@ export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
 	if (adminEmail && adminPassword) {
 		const problem = passwordProblem(adminPassword, adminEmail);
 		if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
-		const user = await ctx.store.users.create({
-			email: adminEmail,
-			name: adminEmail.split('@')[0],
-			role: 'admin',
-			passwordHash: await hashPassword(adminPassword),
-			at: Date.now()
-		});
+		let user;
+		try {
+			user = await ctx.store.users.create({
+				email: adminEmail,
+				name: adminEmail.split('@')[0],
+				role: 'admin',
+				passwordHash: await hashPassword(adminPassword),
+				at: Date.now()
+			});
+		} catch (error) {
+			// Another instance on the same database created it a moment before: nothing to do.
+			if ((await ctx.store.users.count()) > 0) return;
+			throw error;
+		}
 		await recordAudit(
 			ctx.store,
 			{ id: null, email: null, ip: null },

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import { liveUpdatesStatus } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
 import type { RequestHandler } from './$types';
 
@@ -9,10 +10,13 @@ const DATABASE_TIMEOUT_MS = 2000;
  * Health: the server answers, and so does its database. 200 when both do; 503 when the database
  * does not answer within two seconds (a load balancer takes the instance out of rotation, and
  * back once the database is back: every check asks it again). The database's own error is
- * logged, not shown: this endpoint needs no sign-in.
+ * logged, not shown: this endpoint needs no sign-in. On PostgreSQL it also says how live records
+ * of other instances reach this one (`liveUpdates`): polling is no outage, so it stays 200.
  */
 export const GET: RequestHandler = async () => {
 	const { store } = serverContext();
+	const live = liveUpdatesStatus();
+	const liveUpdates = live ? { liveUpdates: live } : {};
 	const started = performance.now();
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	try {
@@ -34,7 +38,8 @@ export const GET: RequestHandler = async () => {
 					backend: store.backend,
 					ok: false,
 					message: 'The database does not answer.'
-				}
+				},
+				...liveUpdates
 			},
 			{ status: 503, headers: { 'Retry-After': '5' } }
 		);
@@ -47,6 +52,7 @@ export const GET: RequestHandler = async () => {
 			backend: store.backend,
 			ok: true,
 			latencyMs: Math.round((performance.now() - started) * 10) / 10
-		}
+		},
+		...liveUpdates
 	});
 };
