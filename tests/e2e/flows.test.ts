@@ -524,4 +524,41 @@ test.describe('flows', () => {
 			await upstream.stop();
 		}
 	});
+
+	test('the chosen flow lives in the address: links, reload, back and the keyboard', async ({
+		page
+	}) => {
+		const id = await profile(page, {});
+		await page.goto(`/profiles/${id}/flows?flow=nope`);
+		await expect(page.getByRole('radio', { name: 'Registration wizard' })).toBeChecked();
+		await page.getByRole('radio', { name: 'Send Message to several recipients' }).check();
+		await expect(page).toHaveURL(/\?flow=send-message$/);
+		await page.reload();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+		await expect(page.getByLabel('sms_to', { exact: true })).toBeVisible();
+
+		// Leaving and coming back.
+		await page.getByRole('link', { name: /^← / }).click();
+		await expect(page).toHaveURL(new RegExp(`/profiles/${id}$`));
+		await page.goBack();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+
+		// A link within the page, then back: each address chooses its flow.
+		await page.goto(`/profiles/${id}/flows?flow=contacts`);
+		await expect(page.getByRole('radio', { name: 'Contacts server events' })).toBeChecked();
+		await page.goBack();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+
+		// Arrow keys move between the flows, and the address follows.
+		await page.getByRole('radio', { name: 'Send Message to several recipients' }).focus();
+		await page.keyboard.press('ArrowUp');
+		await expect(page.getByRole('radio', { name: 'App start' })).toBeChecked();
+		await expect(page).toHaveURL(/\?flow=app-start$/);
+	});
 });
