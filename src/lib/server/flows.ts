@@ -214,7 +214,7 @@ function checkInputs(flow: FlowName, document: ProfileDocument, values: Values):
 	throw new FlowInputError(
 		400,
 		'missing_values',
-		`The ${FLOWS[flow].title.toLowerCase()} needs values for: ${described.join('; ')}.`,
+		`${FLOWS[flow].title} needs values for: ${described.join('; ')}.`,
 		{ missing }
 	);
 }
