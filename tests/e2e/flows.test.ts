@@ -336,9 +336,229 @@ test.describe('flows', () => {
 		await expect(drafted).toContainText(
 			'The journey did not go as the contract wants: No URL: New Smart Contact Notification is not called.'
 		);
-		// Only the saved revision's run is listed with the profile.
-		await expect(page.getByRole('table', { name: /Runs of flows/ }).getByRole('row')).toHaveCount(
-			2
+		// Both are listed with the profile, the draft's marked; the draft's run reopens as one.
+		await expect(page).toHaveURL(/flow=contacts&run=\d+/);
+		const draftRun = /run=(\d+)/.exec(page.url())![1];
+		const runs = page.getByRole('table', { name: /Runs of flows/ });
+		await expect(runs.getByRole('row')).toHaveCount(3);
+		await expect(runs.getByRole('row').nth(1)).toContainText(`Run ${draftRun}`);
+		await expect(runs.getByRole('row').nth(1)).toContainText(
+			'Contacts server events draft of revision 1'
 		);
+		await expect(runs.getByRole('row').nth(2)).not.toContainText('draft');
+		await page.reload();
+		await expect(
+			page.getByRole('region', { name: `Run ${draftRun}: Contacts server events (unsaved draft)` })
+		).toContainText('on an unsaved draft based on revision 1');
+	});
+
+	test('SSO sign-in: the account document fills %username% and %password%, External Authentication over https gives the numbers', async ({
+		page
+	}) => {
+		const id = await profile(page, {
+			extSSOProv: {
+				extSSOProvUrl: `${secure.url}/sso`,
+				extSSOProvPostData: 'u=%account[cloud_username]%&p=%account[cloud_password]%'
+			},
+			externalAuth: { externalAuthUrl: `${secure.url}/auth?u=%username%&p=%password%` }
+		});
+		secure.answerNext({
+			status: 200,
+			headers: XML_TYPE,
+			body: '<account><username>sip-alice</username><password>doc-pass-71</password></account>'
+		});
+		secure.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"phoneNumbers":["+14155550123","+14155550124"],"uri":"sip:alice@example.com"}'
+		});
+		const before = secure.requests.length;
+		// The address names the flow: a link opens it chosen.
+		await page.goto(`/profiles/${id}/flows?flow=sso`);
+		await expect(page.getByRole('radio', { name: 'SSO sign-in' })).toBeChecked();
+		await page.getByRole('button', { name: 'Run' }).click();
+		await expect(page.getByRole('alert')).toContainText('account[cloud_username]: Required');
+		await expect(page.getByRole('alert')).toContainText('account[cloud_password]: Required');
+		await page.getByLabel('account[cloud_username]', { exact: true }).fill('alice@cloud');
+		await page.getByLabel('account[cloud_password]', { exact: true }).fill('device-pass-33');
+		await page.getByLabel('cloud_id (optional)').fill('cloud-7');
+		await page.getByRole('button', { name: 'Run' }).click();
+
+		const result = page.getByRole('region', { name: /^Run \d+: SSO sign-in/ });
+		await expect(result).toContainText('The journey went as the contract wants.');
+		await expect(page).toHaveURL(/flow=sso&run=\d+/);
+		const provisioning = result.getByRole('article', { name: /1\. External provisioning on SSO/ });
+		await expect(provisioning).toContainText(
+			'%username% from the account document, %password% from the account document'
+		);
+		await expect(provisioning).toContainText('Contract, External Authentication');
+		await expect(provisioning.getByLabel('Request body of step 1')).toContainText(
+			'u=alice%40cloud&p='
+		);
+		const auth = result.getByRole('article', { name: /2\. External Authentication/ });
+		await expect(auth).toContainText('as the contract wants');
+		await expect(auth).toContainText('2 verified numbers');
+		await expect(auth).toContainText(`${secure.url}/auth?u=sip-alice&p=`);
+		// Sent as the account document said, shown masked.
+		expect(secure.requests[before].body).toBe('u=alice%40cloud&p=device-pass-33');
+		expect(secure.requests[before + 1].url).toBe('/auth?u=sip-alice&p=doc-pass-71');
+		await expect(result).not.toContainText('doc-pass-71');
+		await expect(result).not.toContainText('device-pass-33');
+
+		const gave = result.getByRole('definition');
+		await expect(gave.nth(0)).toHaveText('+14155550123, +14155550124');
+		await expect(gave.nth(1)).toHaveText('sip:alice@example.com');
+		await expect(gave.nth(2)).toHaveText('cloud-7 (the default: the cloud identifier)');
+		await expect(result).toContainText('from the external provisioning answer (account.xml)');
+		await expect(result).not.toContainText('Impaired');
+
+		// Reload keeps the flow and the run.
+		await page.reload();
+		await expect(page.getByRole('radio', { name: 'SSO sign-in' })).toBeChecked();
+		await expect(page.getByRole('region', { name: /^Run \d+: SSO sign-in/ })).toBeVisible();
+		await expectAccessible(page);
+	});
+
+	test('SSO sign-in: the skip flag, and an http: External Authentication URL refused as the platform does, with what stops working', async ({
+		page
+	}) => {
+		const plain = await sink(page, 200, '{"phoneNumbers":["+14155550123"]}', 'application/json');
+		const id = await profile(page, {
+			extSSOProv: {
+				extSSOProvUrl: `${secure.url}/sso`,
+				externalProvisioningOnSSODisabled: '1'
+			},
+			externalAuth: { externalAuthUrl: `${plain}auth?u=%username%` }
+		});
+		const before = secure.requests.length;
+		await page.goto(`/profiles/${id}/flows`);
+		await page.getByRole('radio', { name: 'SSO sign-in' }).check();
+		await expect(page).toHaveURL(/flow=sso/);
+		await page.getByLabel('account[cloud_username]', { exact: true }).fill('alice');
+		await page.getByLabel('account[cloud_password]', { exact: true }).fill('device-pass-33');
+		await page.getByRole('button', { name: 'Run' }).click();
+		const result = page.getByRole('region', { name: /^Run \d+: SSO sign-in/ });
+		const skipped = result.getByRole('article', { name: /1\. External provisioning on SSO/ });
+		await expect(skipped).toContainText('skipped');
+		await expect(skipped).toContainText('externalProvisioningOnSSODisabled is 1');
+		await expect(skipped).toContainText('Nothing was sent.');
+		const auth = result.getByRole('article', { name: /2\. External Authentication/ });
+		await expect(auth).toContainText('failed');
+		await expect(auth).toContainText('https_required');
+		await expect(auth).toContainText('Contract, Limits');
+		await expect(auth).toContainText('Nothing was sent.');
+		await expect(result).toContainText('contact sync and smart contact resolution are impaired');
+		await expect(result.getByRole('definition').last()).toHaveText(
+			'contact sync and smart contact resolution stop working.'
+		);
+		expect(secure.requests.length).toBe(before);
+		// The http: sink was not called either.
+		const key = new URL(plain).pathname.split('/')[2];
+		const received = await page.request.get(`/api/sinks/${key}`);
+		expect(((await received.json()) as { requests: unknown[] }).requests).toHaveLength(0);
+		await page.screenshot({ path: 'test-results/flows-sso-refused.png', fullPage: true });
+	});
+
+	test('Send Message to several recipients: one call each, each outcome, the sms_ids kept, one recipient refused', async ({
+		page
+	}) => {
+		const upstream = await startUpstream();
+		try {
+			const id = await profile(page, {
+				sendMessage: {
+					genericSmsSendUrl: `${upstream.url}/send`,
+					genericSmsSendPostData: '{"to":"%sms_to%","text":"%sms_body%"}',
+					genericSmsSendContentType: 'application/json'
+				}
+			});
+			const JSON_TYPE = { 'content-type': 'application/json' };
+			upstream.answerNext({ status: 200, headers: JSON_TYPE, body: '{"sms_id":"sms-101"}' });
+			upstream.answerNext({
+				status: 406,
+				headers: JSON_TYPE,
+				body: '{"message":"Invalid recipient"}'
+			});
+			upstream.answerNext({ status: 200, headers: JSON_TYPE, body: '{"sms_id":"sms-103"}' });
+			await page.goto(`/profiles/${id}/flows`);
+			await page.getByRole('radio', { name: 'Send Message to several recipients' }).check();
+			await page
+				.getByLabel('sms_to', { exact: true })
+				.fill('+14155550101\n+14155550102\n\n+14155550103');
+			await page.getByLabel('sms_body', { exact: true }).fill('See you at 8');
+			await page.getByRole('button', { name: 'Run' }).click();
+
+			const result = page.getByRole('region', {
+				name: /^Run \d+: Send Message to several recipients/
+			});
+			await expect(result).toContainText(
+				'The journey did not go as the contract wants: Answered 406: the message to +14155550102 is not sent'
+			);
+			await expect(result.getByRole('article')).toHaveCount(3);
+			const first = result.getByRole('article', { name: /^1\. Send Message/ });
+			await expect(first).toContainText('the app stores sms_id “sms-101”');
+			await expect(first.getByLabel('Request body of step 1')).toHaveText(
+				'{"to":"+14155550101","text":"See you at 8"}'
+			);
+			const second = result.getByRole('article', { name: /^2\. Send Message/ });
+			await expect(second).toContainText('failed');
+			await expect(second).toContainText('The user sees: Invalid recipient');
+			await expect(second).toContainText('Contract, Errors');
+			const third = result.getByRole('article', { name: /^3\. Send Message/ });
+			await expect(third).toContainText('the app stores sms_id “sms-103”');
+			await expect(result).toContainText('sms_ids kept: sms-101, sms-103');
+			expect(upstream.requests.map((r) => JSON.parse(r.body).to)).toEqual([
+				'+14155550101',
+				'+14155550102',
+				'+14155550103'
+			]);
+			await expect(page.getByRole('table', { name: /Runs of flows/ })).toContainText(
+				'ok → failed → ok'
+			);
+			await page.setViewportSize({ width: 390, height: 844 });
+			await page.screenshot({ path: 'test-results/flows-send-390.png', fullPage: true });
+			const overflow = await page.evaluate(
+				() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+			);
+			expect(overflow).toBeLessThanOrEqual(0);
+		} finally {
+			await upstream.stop();
+		}
+	});
+
+	test('the chosen flow lives in the address: links, reload, back and the keyboard', async ({
+		page
+	}) => {
+		const id = await profile(page, {});
+		await page.goto(`/profiles/${id}/flows?flow=nope`);
+		await expect(page.getByRole('radio', { name: 'Registration wizard' })).toBeChecked();
+		await page.getByRole('radio', { name: 'Send Message to several recipients' }).check();
+		await expect(page).toHaveURL(/\?flow=send-message$/);
+		await page.reload();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+		await expect(page.getByLabel('sms_to', { exact: true })).toBeVisible();
+
+		// Leaving and coming back.
+		await page.getByRole('link', { name: /^← / }).click();
+		await expect(page).toHaveURL(new RegExp(`/profiles/${id}$`));
+		await page.goBack();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+
+		// A link within the page, then back: each address chooses its flow.
+		await page.goto(`/profiles/${id}/flows?flow=contacts`);
+		await expect(page.getByRole('radio', { name: 'Contacts server events' })).toBeChecked();
+		await page.goBack();
+		await expect(
+			page.getByRole('radio', { name: 'Send Message to several recipients' })
+		).toBeChecked();
+
+		// Arrow keys move between the flows, and the address follows.
+		await page.getByRole('radio', { name: 'Send Message to several recipients' }).focus();
+		await page.keyboard.press('ArrowUp');
+		await expect(page.getByRole('radio', { name: 'App start' })).toBeChecked();
+		await expect(page).toHaveURL(/\?flow=app-start$/);
 	});
 });

@@ -229,6 +229,25 @@ describe('registration wizard (States table)', () => {
 		expect(answer.body.steps![0].decision.text).toContain('The wizard stays on page 1');
 	});
 
+	it('a verifier the outbound policy refuses ends page 1 failed with the reason', async () => {
+		const doc = registrationDocument();
+		doc.services.phoneNumberVerifier = {
+			phoneNumberVerifierUrl: 'http://169.254.169.254/latest/meta-data'
+		};
+		const answer = await run(editor.client, 'registration', { document: doc, values: WIZARD });
+		expect(answer.status).toBe(200);
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps).toHaveLength(1);
+		expect(answer.body.steps![0]).toMatchObject({
+			contractRow: { id: 'wizardRejected' },
+			decision: { status: 'failed' },
+			error: { code: 'blocked_address' },
+			response: null
+		});
+		expect(answer.body.steps![0].decision.text).toContain(answer.body.steps![0].error!.message);
+		expect(answer.body.result).toMatchObject({ wizard: { page: 1 } });
+	});
+
 	it('a silent target times out within the limits and ends the flow', async () => {
 		plain.answerNext({ status: 200 });
 		secure.answerNext(() => {
@@ -322,6 +341,143 @@ describe('SSO sign-in', () => {
 		expect(answer.body.result).toMatchObject({
 			sso: { impaired: ['contact sync', 'smart contact resolution'] }
 		});
+	});
+
+	it('the skip flag: no external provisioning call, the device credentials fill %username% and %password%', async () => {
+		const before = secure.requests.length;
+		secure.answerNext({
+			status: 200,
+			headers: XML_TYPE,
+			body: '<response><phone-numbers><phone-number>+14155550123</phone-number></phone-numbers><networkId>net-9</networkId></response>'
+		});
+		const doc = ssoDocument();
+		doc.services.extSSOProv = {
+			...doc.services.extSSOProv,
+			externalProvisioningOnSSODisabled: '1'
+		};
+		const answer = await run(editor.client, 'sso', { document: doc, values: DEVICE });
+		expect(secure.requests.slice(before).map((r) => r.url)).toEqual([
+			'/auth?u=dev-user&p=dev-secret'
+		]);
+		expect(answer.body.steps!.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['ssoProvisioningSkipped', 'skipped'],
+			['ssoAuthenticated', 'ok']
+		]);
+		expect(answer.body.steps![0].request).toBeNull();
+		expect(answer.body.result).toMatchObject({
+			sso: {
+				credentials: [
+					{ placeholder: 'username', source: 'device' },
+					{ placeholder: 'password', source: 'device' }
+				],
+				// uri defaults to the SIP account username; networkId is the one answered.
+				authentication: {
+					numbers: ['+14155550123'],
+					uri: 'dev-user',
+					uriDefaulted: true,
+					networkId: 'net-9',
+					networkIdDefaulted: false
+				}
+			}
+		});
+	});
+
+	it('no external provisioning URL: the simple flow', async () => {
+		secure.answerNext({ status: 200, headers: JSON_TYPE, body: '{"phoneNumbers":[]}' });
+		const answer = await run(editor.client, 'sso', {
+			document: document({
+				externalAuth: { externalAuthUrl: `${secure.url}/auth?u=%username%` }
+			}),
+			values: DEVICE
+		});
+		expect(answer.body.steps!.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['ssoSimpleFlow', 'skipped'],
+			['ssoAuthenticated', 'ok']
+		]);
+	});
+
+	it('URL by priority: the reprovisioning URL before the initial one; an answer that is not an account document is ignored', async () => {
+		const before = secure.requests.length;
+		secure.answerNext({ status: 404, body: 'no such account' });
+		secure.answerNext({
+			status: 200,
+			headers: JSON_TYPE,
+			body: '{"phoneNumbers":["+14155550123"]}'
+		});
+		const answer = await run(editor.client, 'sso', {
+			document: document({
+				extSSOProv: {
+					reprovisioningUrl: `${secure.url}/re?u=%account[cloud_username]%`,
+					initialProvisioningUrl: `${secure.url}/initial`
+				},
+				externalAuth: { externalAuthUrl: `${secure.url}/auth?u=%username%` }
+			}),
+			values: DEVICE
+		});
+		expect(secure.requests.slice(before).map((r) => r.url)).toEqual([
+			'/re?u=dev-user',
+			'/auth?u=dev-user'
+		]);
+		expect(answer.body.steps!.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['ssoProvisioningUrl', 'ignored'],
+			['ssoAuthenticated', 'ok']
+		]);
+		expect(answer.body.ok).toBe(true);
+	});
+
+	it('External Authentication answering non-2xx is silently ignored; contact sync and smart contacts are impaired', async () => {
+		secure.answerNext({ status: 200, headers: XML_TYPE, body: '<account></account>' });
+		secure.answerNext({ status: 400, headers: JSON_TYPE, body: '{"message":"Wrong password"}' });
+		const answer = await run(editor.client, 'sso', { document: ssoDocument(), values: DEVICE });
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps![1]).toMatchObject({
+			contractRow: { id: 'ssoFailed' },
+			decision: { status: 'ignored', shownToUser: null },
+			response: { status: 400 }
+		});
+		expect(answer.body.steps![1].decision.text).toContain(
+			'contact sync and smart contact resolution are impaired'
+		);
+		expect(answer.body.result).toMatchObject({
+			sso: { authentication: null, impaired: ['contact sync', 'smart contact resolution'] }
+		});
+	});
+
+	it('an unreachable External Authentication ends the step failed with the reason', async () => {
+		secure.answerNext({ status: 200 });
+		const port = await freePort();
+		const answer = await run(editor.client, 'sso', {
+			document: ssoDocument(`https://127.0.0.1:${port}/auth`),
+			values: DEVICE
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps![1]).toMatchObject({
+			contractRow: { id: 'ssoFailed' },
+			decision: { status: 'failed' },
+			error: { code: 'connect_refused' }
+		});
+		expect(answer.body.steps![1].decision.text).toContain('no answer came');
+	});
+
+	it('a target the outbound policy refuses ends the step failed with the reason; nothing is sent', async () => {
+		const before = secure.requests.length;
+		const answer = await run(editor.client, 'sso', {
+			document: document({
+				extSSOProv: { extSSOProvUrl: 'https://169.254.169.254/latest/meta-data' },
+				externalAuth: { externalAuthUrl: `${secure.url}/auth` }
+			}),
+			values: DEVICE
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps).toHaveLength(1);
+		const [refused] = answer.body.steps!;
+		expect(refused.error).toMatchObject({ code: 'blocked_address' });
+		expect(refused.decision.status).toBe('failed');
+		expect(refused.decision.text).toContain(refused.error!.message);
+		expect(refused.decision.text).toContain('Sign-in stops here.');
+		expect(secure.requests.length).toBe(before);
 	});
 
 	it('asks for the device credentials', async () => {
@@ -523,6 +679,49 @@ describe('app start', () => {
 		expect(answer.body.steps![1].verdicts!.elements[0].verdict).toBe('stop_sending');
 	});
 
+	it('Reprovision push (Events): NotifyReprovision reaches the sandbox for the reported token and selector', async () => {
+		const box = await sandbox();
+		plain.answerNext({ status: 200 });
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: { ...START, push: 'NotifyReprovision' },
+			sandboxId: box.id
+		});
+		expect(answer.body.ok).toBe(true);
+		expect(answer.body.steps!.map((s) => [s.contractRow.id, s.contractRow.table])).toEqual([
+			['pushTokenReported', 'Events'],
+			['reprovisionPush', 'Events']
+		]);
+		expect(answer.body.steps![1].decision.text).toContain('reloads its configuration');
+		expect(answer.body.result).toEqual({
+			push: {
+				verb: 'NotifyReprovision',
+				AppId: START.pushappid,
+				DeviceToken: START.pushToken,
+				Selector: START.selector
+			}
+		});
+		const pushes = await viewer.client.json<{ pushes: { body: string }[] }>(
+			`/api/sandboxes/${box.id}/pushes`
+		);
+		expect(pushes.body.pushes).toHaveLength(1);
+		expect(JSON.stringify(pushes.body.pushes[0])).toContain('NotifyReprovision');
+	});
+
+	it('refuses a push it does not send, before anything is sent', async () => {
+		const box = await sandbox();
+		const before = plain.requests.length;
+		const answer = await run(editor.client, 'app-start', {
+			document: startDocument(),
+			values: { ...START, push: 'NotifyGenericTextMessage' },
+			sandboxId: box.id
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatchObject({ code: 'invalid_input' });
+		expect(answer.body.error!.message).toContain('NotifyTextMessage, NotifyReprovision');
+		expect(plain.requests.length).toBe(before);
+	});
+
 	it('asks for the sandbox', async () => {
 		const answer = await run(editor.client, 'app-start', {
 			document: startDocument(),
@@ -530,5 +729,64 @@ describe('app start', () => {
 		});
 		expect(answer.status).toBe(400);
 		expect(answer.body.missing).toEqual([{ name: 'sandboxId', service: null }]);
+	});
+});
+
+describe('runs of an unsaved draft', () => {
+	let profileId: string;
+
+	beforeAll(async () => {
+		profileId = await createProfile(admin, 'Drafted', registrationDocument());
+	});
+
+	it('are kept and listed with the profile they are a draft of, marked as such', async () => {
+		const draft = registrationDocument();
+		draft.services.phoneNumberVerifier = {
+			phoneNumberVerifierUrl: `${plain.url}/verify-draft`,
+			phoneNumberVerifierPostData: 'n=%phoneNumber%'
+		};
+		const before = plain.requests.length;
+		plain.answerNext({ status: 500, body: 'draft says no' });
+		const drafted = await run(editor.client, 'registration', {
+			document: draft,
+			draftOf: { profileId, baseRevision: 1 },
+			values: WIZARD
+		});
+		expect(drafted.status).toBe(200);
+		expect(plain.requests[before].url).toBe('/verify-draft');
+		expect(drafted.body.draft).toEqual({ baseRevision: 1 });
+		plain.answerNext({ status: 500, body: 'saved says no' });
+		const saved = await run(editor.client, 'registration', { profileId, values: WIZARD });
+		expect(saved.body.draft).toBeNull();
+		// An unsaved document of no profile is kept apart, never listed.
+		plain.answerNext({ status: 500 });
+		await run(editor.client, 'registration', { document: draft, values: WIZARD });
+
+		const listed = await viewer.client.json<Answer>(`/api/profiles/${profileId}/flows`);
+		expect(listed.body.runs!.map((r) => [r.id, r.draft])).toEqual([
+			[saved.body.id, null],
+			[drafted.body.id, { baseRevision: 1 }]
+		]);
+		const one = await viewer.client.json<Answer>(
+			`/api/profiles/${profileId}/flows/${drafted.body.id}`
+		);
+		expect(one.body.run).toMatchObject({ draft: { baseRevision: 1 }, by: editor.email });
+		expect(one.body.run!.record.steps[0].request!.url).toBe(`${plain.url}/verify-draft`);
+	});
+
+	it('name a profile that exists, and come with the document', async () => {
+		const unknown = await run(editor.client, 'registration', {
+			document: registrationDocument(),
+			draftOf: { profileId: '00000000-0000-4000-8000-000000000000' },
+			values: WIZARD
+		});
+		expect(unknown.status).toBe(404);
+		const alone = await run(editor.client, 'registration', {
+			profileId,
+			draftOf: { profileId },
+			values: WIZARD
+		});
+		expect(alone.status).toBe(400);
+		expect(alone.body.error!.code).toBe('invalid_input');
 	});
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FLOW_NAMES, FLOWS, type ContractRow, type FlowName } from '$lib/core/catalogue';
 import {
+	APP_START_PUSHES,
+	appStartPushOf,
 	missingInputs,
 	runAppStart,
 	runFlow,
@@ -44,7 +46,7 @@ import {
  * are kept per profile: who ran which flow, when, and every step as answered.
  */
 
-/** Runs kept per profile (and for unsaved documents together). */
+/** Runs kept per profile, its drafts' included (and for other unsaved documents together). */
 export const FLOW_RUNS_KEEP = 100;
 
 /** `POST /api/flows/<name>`: a saved profile or an unsaved document, and the scenario's values. */
@@ -52,12 +54,26 @@ export const FlowInputSchema = z
 	.object({
 		profileId: z.string().uuid().optional(),
 		document: ProfileDocumentSchema.optional(),
+		/**
+		 * With `document`: the saved profile the document is an unsaved draft of (and the revision
+		 * the draft started from). The run is kept and listed with that profile, marked as a draft.
+		 */
+		draftOf: z
+			.object({
+				profileId: z.string().uuid(),
+				baseRevision: z.number().int().min(1).optional()
+			})
+			.optional(),
 		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
 		/** The push sandbox app start sends its push through. */
 		sandboxId: z.string().min(1).max(100).optional()
 	})
 	.refine((input) => (input.profileId === undefined) !== (input.document === undefined), {
 		message: 'Give either profileId (a saved profile) or document (an unsaved one), not both.'
+	})
+	.refine((input) => input.draftOf === undefined || input.document !== undefined, {
+		message: 'draftOf goes with document (the unsaved draft of that profile).',
+		path: ['draftOf']
 	});
 export type FlowInput = z.infer<typeof FlowInputSchema>;
 
@@ -79,11 +95,18 @@ export interface FlowStepView {
 	contractRow: ContractRow;
 }
 
+/** What a run of an unsaved draft ran: the revision the draft started from, when given. */
+export interface FlowRunDraft {
+	baseRevision: number | null;
+}
+
 /** A run as the API answers it. */
 export interface FlowRunView {
 	id: number;
 	flow: FlowName;
 	ok: boolean;
+	/** Set when the run was of a profile's unsaved draft (null for a saved revision). */
+	draft: FlowRunDraft | null;
 	steps: FlowStepView[];
 	result: Record<string, unknown>;
 }
@@ -95,6 +118,8 @@ export interface FlowRunSummary {
 	at: number;
 	ok: boolean;
 	by: string | null;
+	/** Set when the run was of the profile's unsaved draft. */
+	draft: FlowRunDraft | null;
 	/** Each step's service and how it ended. */
 	steps: { service: string; status: Decision['status'] }[];
 }
@@ -143,6 +168,9 @@ function maskFilled(filled: Record<string, string>): Record<string, string> {
 }
 
 async function documentOf(ctx: ServerContext, input: FlowInput): Promise<ProfileDocument> {
+	if (input.draftOf && !(await headDocument(ctx, input.draftOf.profileId))) {
+		throw new FlowInputError(404, 'not_found', 'No such profile (draftOf).');
+	}
 	if (input.document) return input.document;
 	const document = await headDocument(ctx, input.profileId!);
 	if (!document) throw new FlowInputError(404, 'not_found', 'No such profile.');
@@ -164,6 +192,13 @@ function checkInputs(flow: FlowName, document: ProfileDocument, values: Values):
 			{ missing: masked.map((name) => ({ name })) }
 		);
 	}
+	if (flow === 'app-start' && appStartPushOf(values) === null) {
+		throw new FlowInputError(
+			400,
+			'invalid_input',
+			`push: one of ${APP_START_PUSHES.join(', ')} (the push the provider sends after the report).`
+		);
+	}
 	const inputs = missingInputs(flow, values).map((name) => ({ name, service: null }));
 	const unset = unsetPlaceholders(flow, document.services, values).filter(
 		(u) => !inputs.some((i) => i.name === u.name)
@@ -179,7 +214,7 @@ function checkInputs(flow: FlowName, document: ProfileDocument, values: Values):
 	throw new FlowInputError(
 		400,
 		'missing_values',
-		`The ${FLOWS[flow].title.toLowerCase()} needs values for: ${described.join('; ')}.`,
+		`${FLOWS[flow].title} needs values for: ${described.join('; ')}.`,
 		{ missing }
 	);
 }
@@ -312,12 +347,16 @@ export async function runFlowRequest(
 	]);
 	steps = maskSecretsIn(steps, secrets);
 	const result = maskSecretsIn(run.result, secrets);
+	const draft: FlowRunDraft | null = input.draftOf
+		? { baseRevision: input.draftOf.baseRevision ?? null }
+		: null;
 	const summary: Omit<FlowRunSummary, 'id' | 'flow' | 'at' | 'ok' | 'by'> = {
+		draft,
 		steps: steps.map((s) => ({ service: s.service, status: s.decision.status }))
 	};
 	const row = await ctx.store.flowRuns.add(
 		{
-			profileId: input.profileId ?? null,
+			profileId: input.profileId ?? input.draftOf?.profileId ?? null,
 			flow,
 			userId: actor.id,
 			at: Date.now(),
@@ -327,10 +366,16 @@ export async function runFlowRequest(
 		},
 		FLOW_RUNS_KEEP
 	);
-	return { id: row.id, flow, ok: run.ok, steps, result };
+	return { id: row.id, flow, ok: run.ok, draft, steps, result };
 }
 
-/** A profile's runs, newest first. */
+/** A kept summary (runs kept before drafts were listed have no `draft`). */
+function summaryOf(text: string): Pick<FlowRunSummary, 'steps' | 'draft'> {
+	const kept = JSON.parse(text) as Partial<Pick<FlowRunSummary, 'steps' | 'draft'>>;
+	return { steps: kept.steps ?? [], draft: kept.draft ?? null };
+}
+
+/** A profile's runs (of its saved revisions and of its drafts), newest first. */
 export async function listFlowRuns(
 	ctx: ServerContext,
 	profileId: string
@@ -342,7 +387,7 @@ export async function listFlowRuns(
 		at: row.at,
 		ok: row.ok,
 		by: row.userEmail ?? null,
-		...(JSON.parse(row.summary) as Pick<FlowRunSummary, 'steps'>)
+		...summaryOf(row.summary)
 	}));
 }
 
@@ -360,7 +405,7 @@ export async function flowRunOf(
 		at: row.at,
 		ok: row.ok,
 		by: row.userEmail ?? null,
-		...(JSON.parse(row.summary) as Pick<FlowRunSummary, 'steps'>),
+		...summaryOf(row.summary),
 		record: JSON.parse(row.record)
 	};
 }

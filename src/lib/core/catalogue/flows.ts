@@ -119,6 +119,11 @@ export const FLOW_ROWS = {
 		'Events',
 		'Incoming message push | provider via push gateway | device | NotifyTextMessage attributes | Provider sends it; the device then fetches messages.'
 	),
+	reprovisionPush: row(
+		'reprovisionPush',
+		'Events',
+		'Reprovision push | provider via push gateway | device | NotifyReprovision | Provider sends it; the device reloads its configuration.'
+	),
 	selectorForPush: row(
 		'selectorForPush',
 		'Push gateway: single push',
@@ -172,13 +177,14 @@ export const FLOWS: Record<
 	'app-start': {
 		title: 'App start',
 		purpose:
-			'The app reports its push token and selector; the provider then sends a NotifyTextMessage to that token and selector through a sandbox.',
+			'The app reports its push token and selector; the provider then sends a NotifyTextMessage (or a NotifyReprovision) to that token and selector through a sandbox.',
 		inputs: [
 			{ name: 'selector', meaning: 'The account selector the app reports.' },
 			{ name: 'pushToken', meaning: 'The push token the app reports.' },
 			{ name: 'pushappid', meaning: 'The application id that goes with the token.' }
 		]
 		// Optional: `pushTokenOther` with `platform` = platformA13 makes a first report with a
-		// null pushTokenOther, then one with the value; `message` and `sender` go into the push.
+		// null pushTokenOther, then one with the value; `message` and `sender` go into the push;
+		// `push` = NotifyReprovision sends that push instead (APP_START_PUSHES).
 	}
 };

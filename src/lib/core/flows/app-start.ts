@@ -14,10 +14,21 @@ import {
 
 /**
  * App start: the app reports its push token and selector (Push Token Reporter; a failed report
- * counts as failed and is made again), then the provider sends a NotifyTextMessage to the
- * reported token and selector through the push gateway (a sandbox), whose device view shows
- * what the device does.
+ * counts as failed and is made again), then the provider sends a NotifyTextMessage (or, asked
+ * with `push`, a NotifyReprovision) to the reported token and selector through the push gateway
+ * (a sandbox), whose device view shows what the device does.
  */
+
+/** The pushes the provider may send after app start (`push` of the values), the first by default. */
+export const APP_START_PUSHES = ['NotifyTextMessage', 'NotifyReprovision'] as const;
+export type AppStartPush = (typeof APP_START_PUSHES)[number];
+
+/** The push a run's values ask for, or null when `push` names none of {@link APP_START_PUSHES}. */
+export function appStartPushOf(values: Values): AppStartPush | null {
+	const asked = text(values, 'push').trim();
+	if (asked === '') return 'NotifyTextMessage';
+	return APP_START_PUSHES.find((verb) => verb === asked) ?? null;
+}
 
 /** How a push went, as the sender of the push reads the gateway's answer. */
 export interface PushSent<R> {
@@ -80,6 +91,16 @@ export function incomingMessagePush(values: Values): Record<string, unknown> {
 	};
 }
 
+/** The NotifyReprovision the provider sends to the reported token and selector. */
+export function reprovisionPush(values: Values): Record<string, unknown> {
+	return {
+		verb: 'NotifyReprovision',
+		AppId: text(values, 'pushappid'),
+		DeviceToken: text(values, 'pushToken'),
+		Selector: text(values, 'selector')
+	};
+}
+
 /** Runs app start: the report (made again once when it fails), then the push. */
 export async function runAppStart<R>(
 	services: Partial<Record<string, Settings>>,
@@ -129,13 +150,18 @@ export async function runAppStart<R>(
 		}
 	}
 	if (!reported) return { ok: false, steps, result: {} };
-	const body = incomingMessagePush(values);
+	const verb = appStartPushOf(values) ?? 'NotifyTextMessage';
+	const body = verb === 'NotifyReprovision' ? reprovisionPush(values) : incomingMessagePush(values);
 	const pushed = await push(body);
+	const then =
+		verb === 'NotifyReprovision'
+			? ' The device reloads its configuration from the portal and from the external provisioning URL; no notification is shown.'
+			: '';
 	const decision: Decision = {
 		status: pushed.accepted ? 'ok' : 'failed',
 		text: pushed.accepted
-			? `The gateway accepted the NotifyTextMessage for the reported token and selector: ${pushed.text}`
-			: `The NotifyTextMessage was not accepted: ${pushed.text}`,
+			? `The gateway accepted the ${verb} for the reported token and selector: ${pushed.text}${then}`
+			: `The ${verb} was not accepted: ${pushed.text}`,
 		shownToUser: null
 	};
 	steps.push(
@@ -146,7 +172,7 @@ export async function runAppStart<R>(
 			},
 			pushed.record,
 			decision,
-			'incomingMessagePush'
+			verb === 'NotifyReprovision' ? 'reprovisionPush' : 'incomingMessagePush'
 		)
 	);
 	return { ok: pushed.accepted, steps, result: { push: body } };

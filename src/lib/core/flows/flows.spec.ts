@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { FLOW_ROWS } from '../catalogue';
 import { buildRequests, type BuiltRequest, type Settings, type Values } from '../request';
 import { interpretResponse } from '../response';
-import { missingInputs, runAppStart, runFlow, text, type SendStep, type StepOutcome } from '.';
+import {
+	appStartPushOf,
+	missingInputs,
+	runAppStart,
+	runFlow,
+	text,
+	type SendStep,
+	type StepOutcome
+} from '.';
 
 /**
  * The flows over the real request builder and response interpreter: each reply is what a
@@ -368,6 +376,31 @@ describe('app start', () => {
 			'pushTokenReported',
 			'incomingMessagePush'
 		]);
+	});
+
+	it('with push = NotifyReprovision, sends that to the reported token and selector instead', async () => {
+		const { send } = sender([{ status: 200 }]);
+		const bodies: Record<string, unknown>[] = [];
+		const run = await runAppStart(
+			SERVICES,
+			{ ...START, push: 'NotifyReprovision', message: 'not used' },
+			send,
+			async (body) => {
+				bodies.push(body);
+				return { record: null as unknown as BuiltRequest, accepted: true, text: 'accepted' };
+			}
+		);
+		expect(bodies).toEqual([
+			{ verb: 'NotifyReprovision', AppId: 'app', DeviceToken: 'tok', Selector: 'abc:1' }
+		]);
+		expect(run.steps[1].contractRow).toMatchObject({ id: 'reprovisionPush', table: 'Events' });
+		expect(run.steps[1].decision.text).toContain('reloads its configuration');
+	});
+
+	it('knows the pushes it may send', () => {
+		expect(appStartPushOf({})).toBe('NotifyTextMessage');
+		expect(appStartPushOf({ push: 'NotifyReprovision' })).toBe('NotifyReprovision');
+		expect(appStartPushOf({ push: 'NotifyGenericTextMessage' })).toBeNull();
 	});
 
 	it('a failed report is made again; two failures send no push', async () => {

@@ -49,6 +49,21 @@ describe('the fields a flow asks for', () => {
 			'pushappid'
 		]);
 		expect(start.find((f) => f.name === 'pushTokenOther')?.required).toBe(false);
+		const push = start.find((f) => f.name === 'push')!;
+		expect(push.choices).toEqual(['NotifyTextMessage', 'NotifyReprovision']);
+		expect(fieldProblem(push, 'NotifyReprovision')).toBeNull();
+		expect(fieldProblem(push, 'Reprovision')).toBe('One of NotifyTextMessage, NotifyReprovision.');
+	});
+
+	it("SSO offers the cloud id (networkId's default) without requiring it, unless a template uses it", () => {
+		const sso = flowFields('sso', {}, {});
+		expect(sso.find((f) => f.name === 'cloud_id')).toMatchObject({ required: false });
+		const used = flowFields(
+			'sso',
+			{ externalAuth: { externalAuthUrl: 'https://a.example.com/?c=%cloud_id%' } },
+			{}
+		);
+		expect(used.filter((f) => f.name === 'cloud_id')).toMatchObject([{ required: true }]);
 	});
 });
 

@@ -5,6 +5,7 @@ import { isSecretKey } from '../profile/secrets';
 import type { ProfileDocument } from '../profile/schema';
 import type { Settings, Values } from '../request';
 import { declaredAccountKeys } from '../xml/account';
+import { APP_START_PUSHES } from './app-start';
 import { FLOW_SERVICES, unsetPlaceholders } from './index';
 
 /**
@@ -28,6 +29,8 @@ export interface FlowField {
 	service: string | null;
 	/** `phone`: an international number (+ and digits), as the wizard's page 1 takes it. */
 	check: 'phone' | null;
+	/** The values the field takes, when it is a choice (the first is the default). */
+	choices?: readonly string[];
 }
 
 /** A profile's own account values (its kept XML's plain account keys, not its secrets). */
@@ -39,17 +42,34 @@ export function ownAccountValues(preserved: ProfileDocument['preservedXml']): Va
 	);
 }
 
-/** Optional values of app start (see FLOWS['app-start']). */
-const APP_START_OPTIONAL: { name: string; meaning: string }[] = [
-	{
-		name: 'pushTokenOther',
-		meaning:
-			'The second token, if the app has one; with platform = platformA13 the first report carries a null pushTokenOther, the next one this value.'
-	},
-	{ name: 'platform', meaning: 'The platform the app reports (platformA13 for platform A 13+).' },
-	{ name: 'message', meaning: 'The text of the NotifyTextMessage push (default: New message).' },
-	{ name: 'sender', meaning: 'Who the push says the message is from.' }
-];
+/** The optional values a flow's form offers (see FLOWS), after the required ones. */
+const OPTIONAL: Partial<
+	Record<FlowName, { name: string; meaning: string; choices?: readonly string[] }[]>
+> = {
+	sso: [
+		{
+			name: 'cloud_id',
+			meaning:
+				'The cloud identifier of the application: the networkId the SSO server records when External Authentication answers none.'
+		}
+	],
+	'app-start': [
+		{
+			name: 'pushTokenOther',
+			meaning:
+				'The second token, if the app has one; with platform = platformA13 the first report carries a null pushTokenOther, the next one this value.'
+		},
+		{ name: 'platform', meaning: 'The platform the app reports (platformA13 for platform A 13+).' },
+		{ name: 'message', meaning: 'The text of the NotifyTextMessage push (default: New message).' },
+		{ name: 'sender', meaning: 'Who the push says the message is from.' },
+		{
+			name: 'push',
+			meaning:
+				'The push the provider sends after the report: NotifyTextMessage (an incoming message; the device then fetches messages) or NotifyReprovision (the device reloads its configuration).',
+			choices: APP_START_PUSHES
+		}
+	]
+};
 
 /** A flow's template variable by name (or its older spelling). */
 function variableOf(flow: FlowName, name: string): Variable | undefined {
@@ -96,11 +116,9 @@ export function flowFields(
 			check: null
 		});
 	}
-	if (flow === 'app-start') {
-		for (const optional of APP_START_OPTIONAL) {
-			if (fields.some((f) => f.name === optional.name)) continue;
-			fields.push({ ...optional, kind: 'text', required: false, service: null, check: null });
-		}
+	for (const optional of OPTIONAL[flow] ?? []) {
+		if (fields.some((f) => f.name === optional.name)) continue;
+		fields.push({ ...optional, kind: 'text', required: false, service: null, check: null });
 	}
 	return fields;
 }
@@ -109,6 +127,9 @@ export function flowFields(
 export function fieldProblem(field: FlowField, value: string): string | null {
 	const text = value.trim();
 	if (text === '') return field.required ? 'Required: the flow needs it.' : null;
+	if (field.choices && !field.choices.includes(text)) {
+		return `One of ${field.choices.join(', ')}.`;
+	}
 	if (field.check === 'phone' && !/^\+[1-9][0-9]{4,14}$/.test(text.replace(/[\s-]/g, ''))) {
 		return 'An international number: + then the country code and number, digits only (like +14155550123).';
 	}

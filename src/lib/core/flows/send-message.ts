@@ -56,7 +56,7 @@ export function decideSend(
 	return {
 		decision: {
 			status: 'failed',
-			text: `Answered ${status}: the message to ${recipient} is not sent; ${interpretation.summary}`,
+			text: `Answered ${status}: the message to ${recipient} is not sent. ${interpretation.summary}`,
 			shownToUser: interpretation.shownToUser
 		},
 		smsId: null

@@ -37,6 +37,7 @@ export const load: PageServerLoad = async ({ params, locals, url }) => {
 			ok: run.ok,
 			at: run.at,
 			by: run.by,
+			draft: run.draft,
 			steps: record.steps,
 			result: record.result
 		};
