@@ -616,14 +616,16 @@ export function kyselyStore(backend: Backend): Store {
 						.deleteFrom('test_calls')
 						.where('user_id', '=', userId)
 						.where('service', '=', service)
-						.where('id', 'not in', (eb) =>
+						// The newest call past those kept, found on the index; none: nothing to remove.
+						.where('id', '<=', (eb) =>
 							eb
 								.selectFrom('test_calls')
 								.select('id')
 								.where('user_id', '=', userId)
 								.where('service', '=', service)
 								.orderBy('id', 'desc')
-								.limit(keep)
+								.limit(1)
+								.offset(keep)
 						)
 						.execute()
 				);
