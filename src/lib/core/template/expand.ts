@@ -154,7 +154,7 @@ const NO_CHARS: string[] = [];
  * names thousands of times, and each is resolved, encoded and checked once.
  */
 class Resolution {
-	private readonly filled = new Map<string, Filled>();
+	private readonly filled = new Map<string, Filled | undefined>();
 	private readonly plain = new Map<string, string | undefined>();
 	private readonly raw: boolean;
 
