@@ -94,10 +94,19 @@ type Parsed = PlaceholderToken | { issue: Issue | null };
  */
 type Seen = Map<string, { key: string; ref: Ref }>;
 
-function named(seen: Seen, key: string, ref: () => Ref): { key: string; ref: Ref } {
+const ACCOUNT_OPEN = 'account['.length;
+
+/**
+ * The shared key and reference of a name (`sms_to`) or, with `account`, of an account key
+ * (`account[username]`), made the first time it is met.
+ */
+function named(seen: Seen, key: string, account: boolean): { key: string; ref: Ref } {
 	let entry = seen.get(key);
 	if (entry === undefined) {
-		entry = { key, ref: Object.freeze(ref()) };
+		const ref: Ref = account
+			? { kind: 'account', key: key.slice(ACCOUNT_OPEN, -1) }
+			: { kind: 'name', name: key };
+		entry = { key, ref: Object.freeze(ref) };
 		seen.set(key, entry);
 	}
 	return entry;
@@ -130,7 +139,7 @@ function parseAt(source: string, start: number, seen: Seen): Parsed {
 	const name = source.slice(nameStart, nameEnd);
 	const next = source.charCodeAt(nameEnd);
 	if (next === PERCENT) {
-		const { key, ref } = named(seen, name, () => ({ kind: 'name', name }));
+		const { key, ref } = named(seen, name, false);
 		return { kind: 'placeholder', from: start, to: nameEnd + 1, key, ref };
 	}
 	if (next === 0x5b /* [ */ && name === 'account') {
@@ -154,10 +163,7 @@ function parseAccount(source: string, start: number, keyStart: number, seen: See
 	}
 	const keyEnd = scan(source, keyStart, KEY_CHAR);
 	if (source.charCodeAt(keyEnd) === 0x5d /* ] */ && source.charCodeAt(keyEnd + 1) === PERCENT) {
-		const { key, ref } = named(seen, source.slice(start + 1, keyEnd + 1), () => ({
-			kind: 'account',
-			key: source.slice(keyStart, keyEnd)
-		}));
+		const { key, ref } = named(seen, source.slice(start + 1, keyEnd + 1), true);
 		return { kind: 'placeholder', from: start, to: keyEnd + 2, key, ref };
 	}
 	const key = source.slice(keyStart, keyEnd);
