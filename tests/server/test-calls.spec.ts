@@ -432,6 +432,41 @@ describe('test calls', () => {
 		expect((await other.client.json(`/api/test-calls/${made.body.id}`)).status).toBe(404);
 	});
 
+	it('audits every call sent and keeps the newest 50 calls of a service in the history', async () => {
+		const email = 'history-keep@example.test';
+		const { client } = await createUser(admin, 'editor', email);
+		const ids: number[] = [];
+		for (let i = 0; i < 52; i++) {
+			const made = await call(client, {
+				service: 'invitationAccepted',
+				settings: { invitationAcceptedUrl: `${upstream.url}/keep-${i}` }
+			});
+			expect(one(made).response).toBeDefined();
+			ids.push(made.body.id!);
+		}
+		// The oldest calls are removed after the answer that made them too many.
+		let status = 200;
+		for (let i = 0; i < 50 && status !== 404; i++) {
+			status = (await client.json(`/api/test-calls/${ids[1]}`)).status;
+		}
+		expect(status).toBe(404);
+		expect((await client.json(`/api/test-calls/${ids[0]}`)).status).toBe(404);
+		expect((await client.json(`/api/test-calls/${ids[2]}`)).status).toBe(200);
+		const list = await client.json<{ calls: HistorySummary[] }>(
+			'/api/test-calls?service=invitationAccepted'
+		);
+		expect(list.body.calls.map((c) => c.id)).toEqual(ids.slice(2).reverse());
+		// Each request's entry is written with its call's history row, none lost.
+		const audit = await admin.json<{ entries: { target: string; details: object }[] }>(
+			`/api/audit?action=test_call&actor=${encodeURIComponent(email)}&limit=200`
+		);
+		expect(audit.body.entries).toHaveLength(52);
+		expect(audit.body.entries[51]).toMatchObject({
+			target: 'invitationAccepted',
+			details: { method: 'GET', origin: upstream.url, status: 200 }
+		});
+	});
+
 	it('cancels a running call', async () => {
 		upstream.answerNext(() => {});
 		const callId = crypto.randomUUID();

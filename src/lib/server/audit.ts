@@ -1,4 +1,4 @@
-import type { Store } from './store/types';
+import type { AuditEntry, Store } from './store/types';
 
 /**
  * The audit trail: who did what, when, from where. Entries never hold bodies, passwords, tokens
@@ -42,6 +42,24 @@ export interface Actor {
 	ip: string | null;
 }
 
+/** An entry as of now, for {@link recordAudit} or to be written with other records. */
+export function auditEntry(
+	actor: Actor,
+	action: AuditAction,
+	target: string | null,
+	details: Record<string, string | number | boolean | null> | null = null
+): Omit<AuditEntry, 'id'> {
+	return {
+		at: Date.now(),
+		actorId: actor.id,
+		actor: actor.email,
+		action,
+		target,
+		ip: actor.ip,
+		details
+	};
+}
+
 /** Appends one entry. */
 export async function recordAudit(
 	store: Store,
@@ -50,13 +68,5 @@ export async function recordAudit(
 	target: string | null,
 	details: Record<string, string | number | boolean | null> | null = null
 ): Promise<void> {
-	await store.audit.append({
-		at: Date.now(),
-		actorId: actor.id,
-		actor: actor.email,
-		action,
-		target,
-		ip: actor.ip,
-		details
-	});
+	await store.audit.append(auditEntry(actor, action, target, details));
 }

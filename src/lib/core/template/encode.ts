@@ -61,8 +61,23 @@ export function hasXmlInvalidChars(value: string): boolean {
 	return XML_INVALID_TEST.test(value);
 }
 
+/**
+ * Values each encoding gives back unchanged (most values are plain ASCII: names, numbers,
+ * tokens): tested once, without building the encoded copy.
+ */
+const UNCHANGED: Record<Exclude<Encoding, 'raw'>, RegExp> = {
+	url: /^[A-Za-z0-9\-_.!~*()]*$/,
+	form: /^[A-Za-z0-9\-_.*]*$/,
+	json: /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/,
+	xml: /^[\u0020-\u007e]*$/
+};
+const XML_SPECIAL = /[&<>"']/;
+
 /** Writes a value for its spot. Never throws, whatever the value. */
 export function encodeValue(value: string, encoding: Encoding): string {
+	if (encoding !== 'raw' && UNCHANGED[encoding].test(value)) {
+		if (encoding !== 'xml' || !XML_SPECIAL.test(value)) return value;
+	}
 	switch (encoding) {
 		case 'url':
 			// An HTTP client percent-encodes ' in a query itself: encoding it here keeps the URL

@@ -134,108 +134,150 @@ function renderList(
 	);
 }
 
-/** The unencoded, unmasked text of a sha1 argument; undefined when a name has no value. */
-function innerText(token: PlaceholderToken, options: ExpandOptions): string | undefined {
-	if (token.ref.kind === 'sha1') {
-		// The tokenizer bounds the nesting, so this recursion stays shallow.
-		const inner = innerText(token.ref.inner, options);
-		return inner === undefined ? undefined : sha1Hex(inner);
-	}
-	const value = options.resolve(token.key);
-	if (typeof value === 'string' || value === undefined) return value;
-	return listAsJson(value, (s) => encodeValue(s, 'json'));
-}
-
-/** A text value as written into a spot, with what the checks found in it. */
-interface Written {
-	value: string;
+/** A name's value as this expansion writes it, resolved and encoded once per key. */
+interface Filled {
+	status: SubstitutionStatus;
+	/** The text written; a list's is rendered at each use (its issues name each spot). */
 	text: string;
+	/** Set for a list value. */
+	list: readonly Party[] | null;
 	/** XML encoding: the value holds characters XML 1.0 cannot carry. */
 	xmlUnsafe: boolean;
 	/** Raw substitution: the characters the spot's own encoding would have escaped. */
 	breaks: string[];
 }
 
-function writeString(value: string, encoding: Encoding, options: ExpandOptions): Written {
-	const raw = options.raw === true && options.context !== 'raw';
-	return {
-		value,
-		text: encodeValue(value, encoding),
-		xmlUnsafe: encoding === 'xml' && hasXmlInvalidChars(value),
-		breaks: raw ? charsEscapedBy(value, options.context) : []
-	};
+const NO_CHARS: string[] = [];
+
+/**
+ * Resolution, encoding and hashing cached for one expansion: a large body repeats the same few
+ * names thousands of times, and each is resolved, encoded and checked once.
+ */
+class Resolution {
+	private readonly filled = new Map<string, Filled | undefined>();
+	private readonly plain = new Map<string, string | undefined>();
+	private readonly raw: boolean;
+
+	constructor(
+		private readonly options: ExpandOptions,
+		private readonly encoding: Encoding
+	) {
+		this.raw = options.raw === true && options.context !== 'raw';
+	}
+
+	/** A name or account placeholder's value, written for the spot; undefined for none. */
+	fill(key: string): Filled | undefined {
+		let filled = this.filled.get(key);
+		if (filled === undefined && !this.filled.has(key)) {
+			filled = this.resolveFill(key);
+			this.filled.set(key, filled);
+		}
+		return filled;
+	}
+
+	private resolveFill(key: string): Filled | undefined {
+		const value = this.options.resolve(key);
+		if (value === undefined) return undefined;
+		const status = this.options.statusOf?.(key) ?? 'value';
+		if (typeof value !== 'string') {
+			return { status, text: '', list: value, xmlUnsafe: false, breaks: NO_CHARS };
+		}
+		return {
+			status,
+			text: encodeValue(value, this.encoding),
+			list: null,
+			xmlUnsafe: this.encoding === 'xml' && hasXmlInvalidChars(value),
+			breaks: this.raw ? charsEscapedBy(value, this.options.context) : NO_CHARS
+		};
+	}
+
+	/** The unencoded, unmasked text of a sha1 argument; undefined when a name has no value. */
+	text(token: PlaceholderToken): string | undefined {
+		const key = token.key;
+		let text = this.plain.get(key);
+		if (text === undefined && !this.plain.has(key)) {
+			if (token.ref.kind === 'sha1') {
+				// The tokenizer bounds the nesting, so this recursion stays shallow.
+				const inner = this.text(token.ref.inner);
+				text = inner === undefined ? undefined : sha1Hex(inner);
+			} else {
+				const value = this.options.resolve(key);
+				text =
+					typeof value === 'string' || value === undefined
+						? value
+						: listAsJson(value, (s) => encodeValue(s, 'json'));
+			}
+			this.plain.set(key, text);
+		}
+		return text;
+	}
 }
 
-/** Expands a tokenized template. Never throws, whatever the values. */
+/**
+ * Expands a tokenized template. Never throws, whatever the values. `resolve` and `statusOf` are
+ * asked at most once per key and expansion: the answer is taken to hold for the whole template.
+ */
 export function expand(tokenized: Tokenized, options: ExpandOptions): Expansion {
 	const { source, tokens } = tokenized;
 	const encoding: Encoding = options.raw ? 'raw' : options.context;
-	const chunks: string[] = [];
+	const resolution = new Resolution(options, encoding);
 	const substitutions: Substitution[] = [];
 	const issues: Issue[] = [];
-	const seen = new Map<string, Written>();
-	const statuses = new Map<string, SubstitutionStatus>();
-	const statusOf = (key: string): SubstitutionStatus => {
-		let status = statuses.get(key);
-		if (status === undefined) {
-			status = options.statusOf?.(key) ?? 'value';
-			statuses.set(key, status);
-		}
-		return status;
-	};
+	const chunks: string[] = [];
 	let length = 0;
-	for (const token of tokens) {
+	for (let t = 0; t < tokens.length; t++) {
+		const token = tokens[t];
 		if (token.kind === 'text') {
-			const text = source.slice(token.from, token.to);
-			chunks.push(text);
-			length += text.length;
+			chunks.push(source.slice(token.from, token.to));
+			length += token.to - token.from;
 			continue;
 		}
-		let status: SubstitutionStatus = token.ref.kind === 'sha1' ? 'value' : statusOf(token.key);
+		let status: SubstitutionStatus;
 		let text: string;
 		let breaks: Encoding | undefined;
 		if (token.ref.kind === 'sha1') {
-			const inner = innerText(token.ref.inner, options);
+			const hash = resolution.text(token);
 			// Like any name without a value, the whole call is kept as written.
-			text = inner === undefined ? source.slice(token.from, token.to) : sha1Hex(inner);
-			if (inner === undefined) status = 'literal';
+			if (hash === undefined) {
+				text = source.slice(token.from, token.to);
+				status = 'literal';
+			} else {
+				text = hash;
+				status = 'value';
+			}
 		} else if (options.maskPassword && token.key === 'account[password]') {
 			text = MASKED_PASSWORD;
 			status = 'masked';
 		} else {
-			const value = options.resolve(token.key);
-			if (value === undefined) {
+			const filled = resolution.fill(token.key);
+			if (filled === undefined) {
 				text = source.slice(token.from, token.to);
 				status = 'literal';
-			} else if (typeof value === 'string') {
-				// A name often recurs (a large body repeats it thousands of times): encode it once.
-				let written = seen.get(token.key);
-				if (written === undefined || written.value !== value) {
-					written = writeString(value, encoding, options);
-					seen.set(token.key, written);
-				}
-				text = written.text;
-				if (written.xmlUnsafe) issues.push(notXmlSafe(token));
-				if (written.breaks.length) {
+			} else if (filled.list === null) {
+				text = filled.text;
+				status = filled.status;
+				if (filled.xmlUnsafe) issues.push(notXmlSafe(token));
+				if (filled.breaks.length) {
 					breaks = options.context;
-					issues.push(rawBreaks(token, options.context, written.breaks));
+					issues.push(rawBreaks(token, options.context, filled.breaks));
 				}
 			} else {
-				text = renderList(value, options.context, encoding, token, issues);
+				text = renderList(filled.list, options.context, encoding, token, issues);
+				status = filled.status;
 			}
 		}
 		chunks.push(text);
-		substitutions.push({
+		const substitution: Substitution = {
 			from: length,
-			to: length + text.length,
+			to: (length += text.length),
 			sourceFrom: token.from,
 			sourceTo: token.to,
 			key: token.key,
 			encoding,
-			status,
-			...(breaks ? { breaks } : {})
-		});
-		length += text.length;
+			status
+		};
+		if (breaks) substitution.breaks = breaks;
+		substitutions.push(substitution);
 	}
 	return { text: chunks.join(''), substitutions, issues };
 }

@@ -48,10 +48,31 @@ export interface Tokenized {
 	issues: Issue[];
 }
 
-const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_]/;
-const KEY_CHAR = /[A-Za-z0-9_.-]/;
-const HEX = /[0-9A-Fa-f]/;
+// Character classes by UTF-16 code unit, tested with charCodeAt: no regular expression and no
+// one-character string per character scanned.
+const NAME_START = 1;
+const NAME_CHAR = 2;
+const KEY_CHAR = 4;
+const HEX = 8;
+const CLASSES = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+	const ch = String.fromCharCode(c);
+	const letter = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch === '_';
+	const digit = ch >= '0' && ch <= '9';
+	CLASSES[c] =
+		(letter ? NAME_START : 0) |
+		(letter || digit ? NAME_CHAR | KEY_CHAR : 0) |
+		(ch === '.' || ch === '-' ? KEY_CHAR : 0) |
+		(digit || (ch >= 'A' && ch <= 'F') || (ch >= 'a' && ch <= 'f') ? HEX : 0);
+}
+
+/** Whether the code unit at `at` is in `cls`; false past either end. */
+function is(source: string, at: number, cls: number): boolean {
+	const c = source.charCodeAt(at);
+	return c < 128 && (CLASSES[c] & cls) !== 0;
+}
+
+const PERCENT = 0x25;
 
 /** The known template functions. */
 export const FUNCTIONS = ['sha1'] as const;
@@ -63,11 +84,37 @@ export const FUNCTIONS = ['sha1'] as const;
  */
 export const MAX_FUNCTION_DEPTH = 8;
 
-type Parsed = { token: PlaceholderToken } | { issue: Issue | null };
+/** A placeholder, or what a `%` that starts none is: an issue, or null for plain text. */
+type Parsed = PlaceholderToken | { issue: Issue | null };
 
-function scan(source: string, from: number, pattern: RegExp): number {
+/**
+ * The key and reference of each name and account placeholder met so far in one template: a
+ * large body repeats a few names thousands of times, and its tokens share one key string and one
+ * (frozen) reference per name instead of holding a copy each.
+ */
+type Seen = Map<string, { key: string; ref: Ref }>;
+
+const ACCOUNT_OPEN = 'account['.length;
+
+/**
+ * The shared key and reference of a name (`sms_to`) or, with `account`, of an account key
+ * (`account[username]`), made the first time it is met.
+ */
+function named(seen: Seen, key: string, account: boolean): { key: string; ref: Ref } {
+	let entry = seen.get(key);
+	if (entry === undefined) {
+		const ref: Ref = account
+			? { kind: 'account', key: key.slice(ACCOUNT_OPEN, -1) }
+			: { kind: 'name', name: key };
+		entry = { key, ref: Object.freeze(ref) };
+		seen.set(key, entry);
+	}
+	return entry;
+}
+
+function scan(source: string, from: number, cls: number): number {
 	let i = from;
-	while (i < source.length && pattern.test(source[i])) i++;
+	while (is(source, i, cls)) i++;
 	return i;
 }
 
@@ -82,33 +129,28 @@ function unclosed(from: number, to: number, insertAt: number, what: string): Iss
 	};
 }
 
-function parseAt(source: string, start: number): Parsed {
+function parseAt(source: string, start: number, seen: Seen): Parsed {
 	const nameStart = start + 1;
-	if (nameStart >= source.length || !NAME_START.test(source[nameStart])) return { issue: null };
-	if (HEX.test(source[nameStart]) && HEX.test(source[nameStart + 1] ?? '')) {
-		if (!NAME_CHAR.test(source[nameStart + 2] ?? '')) return { issue: null };
+	if (!is(source, nameStart, NAME_START)) return { issue: null };
+	if (is(source, nameStart, HEX) && is(source, nameStart + 1, HEX)) {
+		if (!is(source, nameStart + 2, NAME_CHAR)) return { issue: null };
 	}
 	const nameEnd = scan(source, nameStart, NAME_CHAR);
 	const name = source.slice(nameStart, nameEnd);
-	const next = source[nameEnd];
-	if (next === '%') {
-		return {
-			token: {
-				kind: 'placeholder',
-				from: start,
-				to: nameEnd + 1,
-				key: name,
-				ref: { kind: 'name', name }
-			}
-		};
+	const next = source.charCodeAt(nameEnd);
+	if (next === PERCENT) {
+		const { key, ref } = named(seen, name, false);
+		return { kind: 'placeholder', from: start, to: nameEnd + 1, key, ref };
 	}
-	if (name === 'account' && next === '[') return parseAccount(source, start, nameEnd + 1);
-	if (next === '(') return parseFunction(source, start, name, nameEnd + 1);
+	if (next === 0x5b /* [ */ && name === 'account') {
+		return parseAccount(source, start, nameEnd + 1, seen);
+	}
+	if (next === 0x28 /* ( */) return parseFunction(source, start, name, nameEnd + 1, seen);
 	return { issue: unclosed(start, nameEnd, nameEnd, `"%${name}"`) };
 }
 
-function parseAccount(source: string, start: number, keyStart: number): Parsed {
-	if (!NAME_START.test(source[keyStart] ?? '')) {
+function parseAccount(source: string, start: number, keyStart: number, seen: Seen): Parsed {
+	if (!is(source, keyStart, NAME_START)) {
 		return {
 			issue: {
 				code: 'invalid_account_key',
@@ -120,18 +162,11 @@ function parseAccount(source: string, start: number, keyStart: number): Parsed {
 		};
 	}
 	const keyEnd = scan(source, keyStart, KEY_CHAR);
-	const key = source.slice(keyStart, keyEnd);
-	if (source[keyEnd] === ']' && source[keyEnd + 1] === '%') {
-		return {
-			token: {
-				kind: 'placeholder',
-				from: start,
-				to: keyEnd + 2,
-				key: `account[${key}]`,
-				ref: { kind: 'account', key }
-			}
-		};
+	if (source.charCodeAt(keyEnd) === 0x5d /* ] */ && source.charCodeAt(keyEnd + 1) === PERCENT) {
+		const { key, ref } = named(seen, source.slice(start + 1, keyEnd + 1), true);
+		return { kind: 'placeholder', from: start, to: keyEnd + 2, key, ref };
 	}
+	const key = source.slice(keyStart, keyEnd);
 	const closeAt = source[keyEnd] === ']' ? keyEnd + 1 : keyEnd;
 	const issue = unclosed(start, closeAt, closeAt, `"%account[${key}"`);
 	if (closeAt === keyEnd && issue.fix) issue.fix.insert = ']%';
@@ -147,10 +182,16 @@ function nestedCalls(source: string, at: number): number {
 	return n;
 }
 
-function parseFunction(source: string, start: number, name: string, argStart: number): Parsed {
+function parseFunction(
+	source: string,
+	start: number,
+	name: string,
+	argStart: number,
+	seen: Seen
+): Parsed {
 	if (name !== 'sha1') {
 		// Only `%name(%…` looks like a call; `50%off(today)` is ordinary text.
-		if (source[argStart] !== '%') return { issue: null };
+		if (source.charCodeAt(argStart) !== PERCENT) return { issue: null };
 		return {
 			issue: {
 				code: 'unknown_function',
@@ -173,18 +214,16 @@ function parseFunction(source: string, start: number, name: string, argStart: nu
 			}
 		};
 	}
-	const inner = source[argStart] === '%' ? parseAt(source, argStart) : null;
-	if (inner && 'token' in inner) {
-		const end = inner.token.to;
-		if (source[end] === ')' && source[end + 1] === '%') {
+	const inner = source.charCodeAt(argStart) === PERCENT ? parseAt(source, argStart, seen) : null;
+	if (inner && 'ref' in inner) {
+		const end = inner.to;
+		if (source.charCodeAt(end) === 0x29 /* ) */ && source.charCodeAt(end + 1) === PERCENT) {
 			return {
-				token: {
-					kind: 'placeholder',
-					from: start,
-					to: end + 2,
-					key: source.slice(start + 1, end + 1),
-					ref: { kind: 'sha1', inner: inner.token }
-				}
+				kind: 'placeholder',
+				from: start,
+				to: end + 2,
+				key: source.slice(start + 1, end + 1),
+				ref: { kind: 'sha1', inner }
 			};
 		}
 		// The fix closes what is missing: `%` after a `)` that is there, else `)%`.
@@ -208,14 +247,15 @@ function parseFunction(source: string, start: number, name: string, argStart: nu
 export function tokenize(source: string): Tokenized {
 	const tokens: Token[] = [];
 	const issues: Issue[] = [];
+	const seen: Seen = new Map();
 	let textStart = 0;
 	let i = source.indexOf('%');
 	while (i !== -1) {
-		const parsed = parseAt(source, i);
-		if ('token' in parsed) {
+		const parsed = parseAt(source, i, seen);
+		if ('ref' in parsed) {
 			if (i > textStart) tokens.push({ kind: 'text', from: textStart, to: i });
-			tokens.push(parsed.token);
-			textStart = parsed.token.to;
+			tokens.push(parsed);
+			textStart = parsed.to;
 			i = source.indexOf('%', textStart);
 		} else {
 			if (parsed.issue) issues.push(parsed.issue);

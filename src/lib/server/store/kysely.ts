@@ -195,6 +195,19 @@ function sandboxPush(row: Selectable<SandboxPushesTable>): SandboxPushRow {
 	return { id: num(row.id), sandboxId: row.sandbox_id, at: num(row.at), record: row.record };
 }
 
+/** The row of an audit entry. */
+function auditRow(entry: Omit<AuditEntry, 'id'>) {
+	return {
+		at: entry.at,
+		actor_id: entry.actorId,
+		actor: entry.actor,
+		action: entry.action,
+		target: entry.target,
+		ip: entry.ip,
+		details: entry.details ? JSON.stringify(entry.details) : null
+	};
+}
+
 function audit(row: Selectable<AuditLogTable>): AuditEntry {
 	return {
 		id: num(row.id),
@@ -578,7 +591,7 @@ export function kyselyStore(backend: Backend): Store {
 			}
 		},
 		testCalls: {
-			async add(row, keep) {
+			async add(row, audit = []) {
 				return backend.relaxed(async (trx) => {
 					const inserted = await trx
 						.insertInto('test_calls')
@@ -593,22 +606,29 @@ export function kyselyStore(backend: Backend): Store {
 						})
 						.returningAll()
 						.executeTakeFirstOrThrow();
-					await trx
+					if (audit.length) await trx.insertInto('audit_log').values(audit.map(auditRow)).execute();
+					return testCall(inserted);
+				});
+			},
+			async trim(userId, service, keep) {
+				await backend.relaxed((trx) =>
+					trx
 						.deleteFrom('test_calls')
-						.where('user_id', '=', row.userId)
-						.where('service', '=', row.service)
-						.where('id', 'not in', (eb) =>
+						.where('user_id', '=', userId)
+						.where('service', '=', service)
+						// The newest call past those kept, found on the index; none: nothing to remove.
+						.where('id', '<=', (eb) =>
 							eb
 								.selectFrom('test_calls')
 								.select('id')
-								.where('user_id', '=', row.userId)
-								.where('service', '=', row.service)
+								.where('user_id', '=', userId)
+								.where('service', '=', service)
 								.orderBy('id', 'desc')
-								.limit(keep)
+								.limit(1)
+								.offset(keep)
 						)
-						.execute();
-					return testCall(inserted);
-				});
+						.execute()
+				);
 			},
 			async list(userId, service, profileId, limit) {
 				const rows = await db
@@ -898,18 +918,7 @@ export function kyselyStore(backend: Backend): Store {
 		audit: {
 			async append(entry) {
 				const write = (q: Kysely<Tables>) =>
-					q
-						.insertInto('audit_log')
-						.values({
-							at: entry.at,
-							actor_id: entry.actorId,
-							actor: entry.actor,
-							action: entry.action,
-							target: entry.target,
-							ip: entry.ip,
-							details: entry.details ? JSON.stringify(entry.details) : null
-						})
-						.execute();
+					q.insertInto('audit_log').values(auditRow(entry)).execute();
 				if (RELAXED_ACTIONS.has(entry.action)) await backend.relaxed(write);
 				else await write(db);
 			},

@@ -419,6 +419,53 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 		});
 	});
 
+	describe('test calls', () => {
+		it('adds a call with its audit entries in one write, and trims to the newest of a service', async () => {
+			const a = await user('caller@example.test');
+			const entry = (at: number) => ({
+				at,
+				actorId: a.id,
+				actor: a.email,
+				action: 'test_call',
+				target: 'sendMessage',
+				ip: '127.0.0.1',
+				details: { method: 'GET', status: 200 }
+			});
+			const add = (service: string, at: number, audits = [entry(at)]) =>
+				store.testCalls.add(
+					{
+						userId: a.id,
+						service,
+						profileId: null,
+						scenario: null,
+						at,
+						summary: '{}',
+						record: `{"at":${at}}`
+					},
+					audits
+				);
+			const first = await add('sendMessage', 1, [entry(1), entry(1)]);
+			await add('sendMessage', 2, []);
+			await add('sendMessage', 3);
+			await add('sendMessage', 4);
+			await add('showUser', 5);
+			const audited = await store.audit.list({ action: 'test_call' });
+			expect(audited.map((e) => e.at)).toEqual([5, 4, 3, 1, 1]);
+			expect(audited[0].details).toEqual({ method: 'GET', status: 200 });
+
+			await store.testCalls.trim(a.id, 'sendMessage', 2);
+			const kept = await store.testCalls.list(a.id, 'sendMessage', null, 10);
+			expect(kept.map((r) => r.at)).toEqual([4, 3]);
+			expect(await store.testCalls.get(first.id, a.id)).toBeUndefined();
+			expect((await store.testCalls.list(a.id, 'showUser', null, 10)).map((r) => r.at)).toEqual([
+				5
+			]);
+			// Nothing beyond the kept ones: nothing removed.
+			await store.testCalls.trim(a.id, 'sendMessage', 2);
+			expect(await store.testCalls.list(a.id, 'sendMessage', null, 10)).toHaveLength(2);
+		});
+	});
+
 	describe('flow runs', () => {
 		it('keeps the newest runs of a profile, lists them newest first with who ran them', async () => {
 			const a = await user('runner@example.test');

@@ -237,8 +237,13 @@ export interface Store {
 		revision(id: string, revision: number): Promise<RevisionRow | undefined>;
 	};
 	testCalls: {
-		/** Adds a call and keeps only the newest `keep` of that user and service. */
-		add(row: Omit<TestCallRow, 'id'>, keep: number): Promise<TestCallRow>;
+		/**
+		 * Adds a call with the audit entries of its requests, in one write: the call is answered
+		 * after it, and the trim ({@link trim}) after the answer.
+		 */
+		add(row: Omit<TestCallRow, 'id'>, audit?: Omit<AuditEntry, 'id'>[]): Promise<TestCallRow>;
+		/** Keeps only the newest `keep` calls of that user and service. */
+		trim(userId: number, service: string, keep: number): Promise<void>;
 		/** A user's calls of one service (and profile, when given), newest first, without records. */
 		list(
 			userId: number,

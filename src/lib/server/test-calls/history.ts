@@ -1,4 +1,5 @@
 import type { ServerContext } from '../context';
+import type { AuditEntry } from '../store/types';
 import type { ResolvedCall } from './input';
 import type { TestCallAnswer } from './run';
 
@@ -44,14 +45,19 @@ function summarise(answer: TestCallAnswer): Summary {
 	};
 }
 
-/** Keeps a call in the user's history; returns its id. */
+/**
+ * Keeps a call in the user's history with the audit entries of its requests, in one write;
+ * returns its id. Should that write fail, the audit entries are still written on their own.
+ * The older calls beyond {@link HISTORY_KEEP} are removed afterwards ({@link trimHistory}).
+ */
 export async function keepInHistory(
 	ctx: ServerContext,
 	userId: number,
 	call: ResolvedCall,
-	answer: TestCallAnswer
+	answer: TestCallAnswer,
+	audits: Omit<AuditEntry, 'id'>[] = []
 ): Promise<number> {
-	const row = await ctx.store.testCalls.add(
+	const add = ctx.store.testCalls.add(
 		{
 			userId,
 			service: call.build.service,
@@ -61,9 +67,32 @@ export async function keepInHistory(
 			summary: JSON.stringify(summarise(answer)),
 			record: JSON.stringify(answer)
 		},
-		HISTORY_KEEP
+		audits
 	);
-	return row.id;
+	try {
+		return (await add).id;
+	} catch (error) {
+		await writeAudits(ctx, audits);
+		throw error;
+	}
+}
+
+/** Writes audit entries on their own (when they could not go with their history row). */
+export async function writeAudits(
+	ctx: ServerContext,
+	audits: Omit<AuditEntry, 'id'>[]
+): Promise<void> {
+	for (const entry of audits) await ctx.store.audit.append(entry);
+}
+
+/**
+ * Removes the user's calls of a service beyond the newest {@link HISTORY_KEEP}. Run after the
+ * answer is sent: a failure is logged, and the next call's trim removes what this one left.
+ */
+export function trimHistory(ctx: ServerContext, userId: number, service: string): Promise<void> {
+	return ctx.store.testCalls.trim(userId, service, HISTORY_KEEP).catch((error: unknown) => {
+		console.error(`Trimming the test-call history failed: ${(error as Error).message}`);
+	});
 }
 
 /** A user's calls of a service (of one profile, or not of a profile), newest first. */

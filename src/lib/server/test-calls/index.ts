@@ -7,10 +7,13 @@ export {
 	cancelCall,
 	TooManyCallsError,
 	type TestCallAnswer,
-	type CallResult
+	type CallResult,
+	type AuditSink
 } from './run';
 export {
 	keepInHistory,
+	trimHistory,
+	writeAudits,
 	listHistory,
 	historyEntry,
 	type HistorySummary,

@@ -42,16 +42,15 @@ function schemaFor(value: unknown) {
 }
 
 /** `POST /api/test-calls`: a body with `profileId` names a saved profile, else it is inline. */
-export const TestCallInputSchema = z
-	.unknown()
-	.superRefine((value, ctx) => {
-		const parsed = schemaFor(value).safeParse(value);
-		if (parsed.success) return;
-		for (const issue of parsed.error.issues) {
-			ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-		}
-	})
-	.transform((value) => schemaFor(value).parse(value) as TestCallInput);
+export const TestCallInputSchema = z.unknown().transform((value, ctx) => {
+	// Validated once: the issues of the schema that applies are the answer's issues.
+	const parsed = schemaFor(value).safeParse(value);
+	if (parsed.success) return parsed.data as TestCallInput;
+	for (const issue of parsed.error.issues) {
+		ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+	}
+	return z.NEVER;
+});
 
 /** Either body, parsed. */
 export type TestCallInput = z.infer<typeof InlineCallSchema> | z.infer<typeof ProfileCallSchema>;

@@ -12,9 +12,10 @@ import {
 import type { Issue } from '$lib/core/issues';
 import { sha1Hex } from '$lib/core/template';
 import type { Interpretation } from '$lib/core/response';
-import { recordAudit, type Actor } from '../audit';
+import { auditEntry, recordAudit, type Actor } from '../audit';
 import { sharedSlots, type SharedSlots } from '../cluster';
 import type { ServerContext } from '../context';
+import type { AuditEntry } from '../store/types';
 import {
 	InFlight,
 	OutboundError,
@@ -45,6 +46,12 @@ export type CallResult =
 			request: PreviewRequest;
 			error: { code: string; message: string; rule?: string; address?: string };
 	  };
+
+/**
+ * Where the audit entries of a call's requests go: written at once (a flow's steps), or
+ * collected to be written with the call's history row, in one write before the answer.
+ */
+export type AuditSink = Omit<AuditEntry, 'id'>[] | null;
 
 /** A test call's answer. */
 export interface TestCallAnswer {
@@ -198,7 +205,8 @@ async function callOne(
 	request: BuiltRequest,
 	forms: readonly string[],
 	appOrigins: string[],
-	signal: AbortSignal
+	signal: AbortSignal,
+	audits: AuditSink
 ): Promise<CallResult> {
 	const redacted = redactRequest(request);
 	const shown = previewRequest({ ...request, ...redacted });
@@ -206,8 +214,11 @@ async function callOne(
 	const sink = sinkTarget(request.url, appOrigins);
 	const started = performance.now();
 	const origin = shownOrigin(request);
-	const audit = (details: Record<string, string | number | null>) =>
-		recordAudit(ctx.store, actor, 'test_call', build.service, maskSecretsIn(details, forms));
+	const audit = async (details: Record<string, string | number | null>) => {
+		const masked = maskSecretsIn(details, forms);
+		if (audits) audits.push(auditEntry(actor, 'test_call', build.service, masked));
+		else await recordAudit(ctx.store, actor, 'test_call', build.service, masked);
+	};
 	// A cancelled call sends none of its remaining requests (a sink's included).
 	if (signal.aborted) {
 		const message = `${request.method} ${shown.url}: cancelled before it was sent.`;
@@ -257,14 +268,16 @@ export class TooManyCallsError extends Error {}
 /**
  * Builds and sends every request of a build in turn, as a test call does (a flow's steps too):
  * secrets masked in everything answered, a request that cannot be sent as written refused with
- * a {@link CallInputError} before anything is sent.
+ * a {@link CallInputError} before anything is sent. The requests' audit entries go to `audits`
+ * when given, else they are written as each request ends.
  */
 export async function sendBuild(
 	ctx: ServerContext,
 	actor: Actor,
 	build: BuildInput & { service: string },
 	appOrigins: string[],
-	signal: AbortSignal
+	signal: AbortSignal,
+	audits: AuditSink = null
 ): Promise<TestCallAnswer> {
 	const built = buildRequests(build);
 	// Every form of every secret this call carries: sent (encoded, hashed) or typed.
@@ -280,7 +293,7 @@ export async function sendBuild(
 	if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
 	const calls: CallResult[] = [];
 	for (const request of built.requests) {
-		calls.push(await callOne(ctx, actor, build, request, forms, appOrigins, signal));
+		calls.push(await callOne(ctx, actor, build, request, forms, appOrigins, signal, audits));
 	}
 	return { calls, issues };
 }
@@ -304,20 +317,21 @@ export async function acquireSlot(userId: number): Promise<() => void> {
 
 /**
  * Builds and sends every request of a call in turn. `appOrigins` are the origins under which
- * this app is reached (its sinks are called inside the app).
+ * this app is reached (its sinks are called inside the app); `audits` as for {@link sendBuild}.
  */
 export async function runTestCall(
 	ctx: ServerContext,
 	actor: Actor & { id: number },
 	call: ResolvedCall,
 	appOrigins: string[],
-	callId: string | undefined
+	callId: string | undefined,
+	audits: AuditSink = null
 ): Promise<TestCallAnswer> {
 	const release = await acquireSlot(actor.id);
 	const controller = new AbortController();
 	if (callId) running.set(runningKey(actor.id, callId), controller);
 	try {
-		return await sendBuild(ctx, actor, call.build, appOrigins, controller.signal);
+		return await sendBuild(ctx, actor, call.build, appOrigins, controller.signal, audits);
 	} finally {
 		if (callId) running.delete(runningKey(actor.id, callId));
 		release();
