@@ -6,7 +6,8 @@ import { SERVICES } from '../catalogue/services';
 import { vocabularyOf } from '../catalogue/vocabulary';
 import { encodeValue } from '../template';
 import { parseXml } from '../xml/parse';
-import { buildRequests, type BuildInput, type BuildResult } from './build';
+import type { BuildInput, BuildResult } from './build';
+import { buildRequests } from './strict-build';
 import type { Settings } from './settings';
 import type { Values } from './values';
 

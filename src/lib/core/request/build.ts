@@ -12,7 +12,7 @@ import {
 	type Substitution,
 	type Tokenized
 } from '../template';
-import { checkBody, checkUrl } from './checks';
+import { checkBody, checkUrl, type XmlBodyReader } from './checks';
 import { hasLineBreak, parseHeaderLines, type HeaderLine } from './headers';
 import { resolveSettings, type ResolvedSettings, type Settings } from './settings';
 import { recipientsOf, resolverFor, type Resolver, type Values } from './values';
@@ -198,7 +198,13 @@ function isPlainHttp(url: string): boolean {
 	}
 }
 
-function buildOne(p: Plan, resolver: Resolver, raw: boolean, issues: Issue[]): BuiltRequest {
+function buildOne(
+	p: Plan,
+	resolver: Resolver,
+	raw: boolean,
+	readXml: XmlBodyReader,
+	issues: Issue[]
+): BuiltRequest {
 	const base = { resolve: resolver.resolve, statusOf: resolver.statusOf, raw };
 	const probe = expand(p.url, { ...base, context: 'url' });
 	const maskPassword = isPlainHttp(probe.text);
@@ -239,7 +245,9 @@ function buildOne(p: Plan, resolver: Resolver, raw: boolean, issues: Issue[]): B
 		bodySubs = expanded.substitutions;
 		const bodyField = p.settings.postDataField;
 		issues.push(...expanded.issues.map((i) => ({ ...i, field: bodyField })));
-		issues.push(...checkBody(body, bodyEncoding, p.contentType ?? '', bodySubs, bodyField));
+		issues.push(
+			...checkBody(body, bodyEncoding, p.contentType ?? '', bodySubs, bodyField, readXml)
+		);
 	}
 	const all = [...url.substitutions, ...bodySubs, ...headerSubs.flat()];
 	if (maskPassword && all.some((s) => s.status === 'masked')) {
@@ -289,8 +297,12 @@ function valueIssues(resolvers: Resolver[]): Issue[] {
 	];
 }
 
-/** Builds the request(s) a service's caller sends for these settings and values. */
-export function buildRequests(input: BuildInput): BuildResult {
+/**
+ * Builds the request(s) a service's caller sends for these settings and values, checking an
+ * XML body with `readXml`. Everything but a browser page calls `buildRequests`, which reads XML
+ * bodies with the product's one strict reader; a page gives its reader once it has loaded.
+ */
+export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): BuildResult {
 	const service = typeof input.service === 'string' ? findService(input.service) : input.service;
 	if (!service || service.kind !== 'template') {
 		const name = typeof input.service === 'string' ? input.service : input.service.id;
@@ -334,7 +346,7 @@ export function buildRequests(input: BuildInput): BuildResult {
 		const recipient = value === null || !perRecipient ? null : { name: perRecipient, value };
 		const resolver = resolverFor(input.values, vocabulary, recipient);
 		resolvers.push(resolver);
-		const request = buildOne(p, resolver, input.rawSubstitution === true, issues);
+		const request = buildOne(p, resolver, input.rawSubstitution === true, readXml, issues);
 		return recipients !== null && value !== null ? { ...request, recipient: value } : request;
 	});
 	issues.push(...valueIssues(resolvers));

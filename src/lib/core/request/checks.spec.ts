@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getService } from '../catalogue/services';
 import type { Substitution } from '../template';
 import { checkBody, checkUrl, literalOrigin, sourceSpan, strayPercents } from './checks';
+import { readXmlBody } from './strict-build';
 
 const sendMessage = getService('sendMessage');
 const externalAuth = getService('externalAuth');
@@ -45,19 +46,21 @@ describe('sourceSpan', () => {
 
 describe('checkBody', () => {
 	it('accepts valid JSON and XML and does not check other bodies', () => {
-		expect(checkBody('{"a":1}', 'json', 'application/json', [], 'f')).toEqual([]);
-		expect(checkBody('<a>1</a>', 'xml', 'application/xml', [], 'f')).toEqual([]);
-		expect(checkBody('{', 'form', 'application/x-www-form-urlencoded', [], 'f')).toEqual([]);
-		expect(checkBody('<', 'raw', 'text/plain', [], 'f')).toEqual([]);
+		expect(checkBody('{"a":1}', 'json', 'application/json', [], 'f', readXmlBody)).toEqual([]);
+		expect(checkBody('<a>1</a>', 'xml', 'application/xml', [], 'f', readXmlBody)).toEqual([]);
+		expect(
+			checkBody('{', 'form', 'application/x-www-form-urlencoded', [], 'f', readXmlBody)
+		).toEqual([]);
+		expect(checkBody('<', 'raw', 'text/plain', [], 'f', readXmlBody)).toEqual([]);
 	});
 
 	it('checks a *+json body even in raw substitution mode', () => {
-		const [issue] = checkBody('{"a":}', 'raw', 'application/vnd.acro+json', [], 'f');
+		const [issue] = checkBody('{"a":}', 'raw', 'application/vnd.acro+json', [], 'f', readXmlBody);
 		expect(issue).toMatchObject({ code: 'body_invalid_json', severity: 'error', field: 'f' });
 	});
 
 	it('checks a text/xml body even in raw substitution mode', () => {
-		const [issue] = checkBody('<a><b></a>', 'raw', 'text/xml; charset=utf-8', [], 'f');
+		const [issue] = checkBody('<a><b></a>', 'raw', 'text/xml; charset=utf-8', [], 'f', readXmlBody);
 		expect(issue).toMatchObject({ code: 'body_invalid_xml', severity: 'error' });
 		expect(issue.message).toMatch(/line 1/);
 	});
@@ -65,25 +68,48 @@ describe('checkBody', () => {
 	it('reads an XML body as the product reads XML: an undefined entity or a DOCTYPE breaks it', () => {
 		// Template <a>%x%</a> with x = a&nbsp;b (raw substitution).
 		const body = '<a>a&nbsp;b</a>';
-		const [issue] = checkBody(body, 'raw', 'application/xml', [sub(3, 11, 3, 6, 'x')], 'f');
+		const [issue] = checkBody(
+			body,
+			'raw',
+			'application/xml',
+			[sub(3, 11, 3, 6, 'x')],
+			'f',
+			readXmlBody
+		);
 		expect(issue).toMatchObject({ code: 'body_invalid_xml', from: 3, to: 6 });
 		expect(issue.message).toContain('the entity &nbsp; is not defined in XML at line 1, column 5');
 		expect(issue.message).toContain('%x%');
-		const [doctype] = checkBody('<!DOCTYPE a>\r\n<a/>', 'xml', 'application/xml', [], 'f');
+		const [doctype] = checkBody(
+			'<!DOCTYPE a>\r\n<a/>',
+			'xml',
+			'application/xml',
+			[],
+			'f',
+			readXmlBody
+		);
 		expect(doctype.message).toContain('DOCTYPE');
-		expect(checkBody('<a>\r\n<b x="1"/>\r\n</a>', 'xml', 'text/xml', [], 'f')).toEqual([]);
+		expect(checkBody('<a>\r\n<b x="1"/>\r\n</a>', 'xml', 'text/xml', [], 'f', readXmlBody)).toEqual(
+			[]
+		);
 	});
 
 	it('names the value that breaks a JSON body and points at its placeholder', () => {
 		// Template {"t":"%x%"} with x = a"b.
 		const body = '{"t":"a"b"}';
-		const [issue] = checkBody(body, 'raw', 'application/json', [sub(6, 9, 6, 9, 'x')], 'f');
+		const [issue] = checkBody(
+			body,
+			'raw',
+			'application/json',
+			[sub(6, 9, 6, 9, 'x')],
+			'f',
+			readXmlBody
+		);
 		expect(issue).toMatchObject({ from: 6, to: 9 });
 		expect(issue.message).toContain('%x%');
 	});
 
 	it('points at the end of a truncated JSON body', () => {
-		const [issue] = checkBody('{"a":', 'json', 'application/json', [], 'f');
+		const [issue] = checkBody('{"a":', 'json', 'application/json', [], 'f', readXmlBody);
 		expect(issue).toMatchObject({ code: 'body_invalid_json', from: 5, to: 6 });
 	});
 });

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildRequests, type BuiltRequest } from './build';
+import type { BuiltRequest } from './build';
+import { buildRequests } from './strict-build';
 import { shellQuote, toCurl } from './curl';
 
 type CurlRequest = Pick<BuiltRequest, 'method' | 'url' | 'headers' | 'body'>;

@@ -1,5 +1,7 @@
 /** The request builder and what is derived from a built request. */
 export * from './build';
+export { buildRequests, readXmlBody } from './strict-build';
+export { bodyKind, type XmlBodyReader } from './checks';
 export * from './curl';
 export type { Settings } from './settings';
 export type { ScenarioValue, Values } from './values';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '../profile/secrets';
-import { buildRequests } from './build';
+import { buildRequests } from './strict-build';
 import { maskSecretsIn, redactRequest, scrubSecrets, secretForms, shownOrigin } from './redact';
 
 function firstRequest(settings: Record<string, string>, values: Record<string, string>) {
