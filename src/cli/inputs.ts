@@ -4,13 +4,13 @@ import { z } from 'zod';
 import {
 	DEPRECATED_XML_KEYS,
 	elementTag,
-	FLOWS,
 	PORTAL_KEYS,
 	SCENARIO_PRESETS,
 	SERVICES,
 	vocabularyOf,
 	XML_KEYS
 } from '$lib/core/catalogue';
+import { FLOWS } from '$lib/core/catalogue/flows';
 import { GALLERY, type GalleryTemplate } from '$lib/core/catalogue/gallery';
 import { lineColumn, type Issue } from '$lib/core/issues';
 import {

@@ -1,4 +1,4 @@
-import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue';
+import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue/flows';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';

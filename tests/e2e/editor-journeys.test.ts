@@ -250,4 +250,59 @@ test.describe('editor journeys', () => {
 		await expect(preview.getByLabel('Body', { exact: true })).toContainText('|%2B14155550123|end');
 		await expect(preview).not.toContainText('Showing the first');
 	});
+
+	test('a large body is previewed off the main thread: marked while it updates, then exact, with its values marked', async ({
+		page,
+		context
+	}) => {
+		await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+		await page.goto('/services/sendMessage');
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		await page.getByLabel('Content type genericSmsSendContentType').fill('application/json');
+		const body = page.getByRole('textbox', { name: BODY_FIELD });
+		await body.click();
+		// About 300 KB of JSON with two values per line: well over what is built in place.
+		const line = '{"to":"%sms_to%","text":"%sms_body%","pad":"0123456789abcdefghij"}';
+		const text = `[{"note":"start"},\n${Array(4600).fill(line).join(',\n')}]`;
+		await body.evaluate((element, value) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', value);
+			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+		}, text);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const shown = preview.getByLabel('Body', { exact: true });
+		await expect(shown).toContainText('{"note":"start"}');
+		// Typing into the note: each key reaches the preview, which says it is updating meanwhile
+		// and ends up current.
+		await preview.evaluate((element) => {
+			const seen: string[] = [];
+			new MutationObserver(() => seen.push(element.getAttribute('aria-busy') ?? '')).observe(
+				element,
+				{ attributes: true, attributeFilter: ['aria-busy'] }
+			);
+			Object.assign(window, { busySeen: seen });
+		});
+		await page.keyboard.press('Control+Home');
+		for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+		await page.keyboard.type('abc');
+		await expect(shown).toContainText('{"note":"abcstart"}');
+		await expect(preview).not.toHaveAttribute('aria-busy', 'true');
+		await expect(preview).not.toContainText('Updating…');
+		const busy = await page.evaluate(() => (window as unknown as { busySeen: string[] }).busySeen);
+		expect(busy).toContain('true');
+		expect(busy.at(-1)).toBe('false');
+		// The values keep their marks and encodings, as when built in place.
+		const marks = shown.locator('mark.value');
+		await expect(marks.first()).toHaveText('+14155550123');
+		expect(await marks.count()).toBeGreaterThan(20);
+		await expect(preview).toContainText('0 errors');
+		// What is copied is the current request.
+		const copy = preview.getByRole('button', { name: 'Copy as cURL' });
+		await expect(copy).toBeEnabled();
+		await copy.click();
+		await expect(preview.getByRole('button', { name: 'Copied' })).toBeVisible();
+		const curl = await page.evaluate(() => navigator.clipboard.readText());
+		expect(curl).toContain('{"note":"abcstart"}');
+		expect(curl.length).toBeGreaterThan(300_000);
+	});
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FLOW_NAMES, FLOWS, type ContractRow, type FlowName } from '$lib/core/catalogue';
+import { FLOW_NAMES, FLOWS, type ContractRow, type FlowName } from '$lib/core/catalogue/flows';
 import {
 	APP_START_PUSHES,
 	appStartPushOf,

@@ -11,5 +11,3 @@ export * from './scenarios';
 export * from './placement';
 export * from './labels';
 export * from './account-keys';
-export * from './push-settings';
-export * from './flows';

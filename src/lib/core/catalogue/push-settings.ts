@@ -1,4 +1,4 @@
-import { PUSH_ENDPOINTS } from '../push/reference';
+import { PUSH_ENDPOINTS } from '../push/endpoints';
 import { PUSH_SETTING_LABELS } from './labels';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW_ROWS } from '../catalogue';
+import { FLOW_ROWS } from '../catalogue/flows';
 import { buildRequests, type BuiltRequest, type Settings, type Values } from '../request';
 import { interpretResponse } from '../response';
 import {

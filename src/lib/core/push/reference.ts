@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { PUSH_ENDPOINT_NAMES, type PushEndpointInfo } from './endpoints';
+
+export {
+	PUSH_ENDPOINTS,
+	pushEndpointUrl,
+	type PushEndpoint,
+	type PushEndpointInfo
+} from './endpoints';
 
 /**
  * The push gateway's vocabulary written as data: the verbs, the request-object attribute table,
@@ -239,10 +247,9 @@ export const PUSH_SOUNDS: readonly PushSound[] = [
 ];
 
 /** The two gateway endpoints, named by the last path segment. */
-export const PushEndpointSchema = z.enum(['send', 'multisend']);
-export type PushEndpoint = z.infer<typeof PushEndpointSchema>;
+export const PushEndpointSchema = z.enum(PUSH_ENDPOINT_NAMES);
 
-/** One endpoint of the push gateway. */
+/** One endpoint of the push gateway (the table itself is in `./endpoints`, free of zod). */
 export const PushEndpointInfoSchema = z.object({
 	/** The catalogue's service id. */
 	id: z.enum(['pushSend', 'pushMultisend']),
@@ -256,37 +263,7 @@ export const PushEndpointInfoSchema = z.object({
 	body: z.enum(['object', 'list']),
 	purpose: z.string()
 });
-export type PushEndpointInfo = z.infer<typeof PushEndpointInfoSchema>;
-
-/** The endpoints by name. */
-export const PUSH_ENDPOINTS: Readonly<Record<PushEndpoint, PushEndpointInfo>> = {
-	send: {
-		id: 'pushSend',
-		endpoint: 'send',
-		title: 'Push gateway: single push',
-		method: 'POST',
-		path: '/pnm2/send',
-		contentType: 'application/json',
-		body: 'object',
-		purpose: 'Sends one push object; answers one response object.'
-	},
-	multisend: {
-		id: 'pushMultisend',
-		endpoint: 'multisend',
-		title: 'Push gateway: multiple pushes',
-		method: 'POST',
-		path: '/pnm2/multisend',
-		contentType: 'application/json',
-		body: 'list',
-		purpose:
-			'Sends a list of push objects (a single object counts as a one-element list); answers a list of response objects, one per element, in order.'
-	}
-};
-
-/**
- * The full address of an endpoint below the gateway's base address: `{push_url}/pnm2/send`.
- * Trailing slashes of `pushUrl` are dropped so `https://gw/` and `https://gw` give the same URL.
- */
-export function pushEndpointUrl(pushUrl: string, endpoint: PushEndpoint): string {
-	return pushUrl.replace(/\/+$/, '') + PUSH_ENDPOINTS[endpoint].path;
-}
+// The schema describes exactly the table's type: changing one without the other fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesTable: Same<z.infer<typeof PushEndpointInfoSchema>, PushEndpointInfo> = true;
+void schemaMatchesTable;

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { FLOW_NAMES } from '$lib/core/catalogue';
+import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { recordAudit } from '$lib/server/audit';
 import { serverContext } from '$lib/server/context';
 import { FlowInputError, FlowInputSchema, isFlowName, runFlowRequest } from '$lib/server/flows';

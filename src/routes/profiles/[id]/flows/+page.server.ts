@@ -1,5 +1,5 @@
 import { error } from '@sveltejs/kit';
-import { FLOW_NAMES, FLOWS } from '$lib/core/catalogue';
+import { FLOW_NAMES, FLOWS } from '$lib/core/catalogue/flows';
 import { flowFields } from '$lib/core/flows/inputs';
 import { serverContext } from '$lib/server/context';
 import { flowRunOf, listFlowRuns, valuesOf, type FlowRunView } from '$lib/server/flows';
