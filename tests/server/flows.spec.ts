@@ -672,6 +672,38 @@ describe('Send Message to several recipients', () => {
 		expect(answer.body.steps![1].contractRow.id).toBe('sendFailed');
 	});
 
+	it('lacking its inputs, answers 400 missing_values naming each, and sends and keeps nothing', async () => {
+		const id = await createProfile(
+			admin,
+			'Send without values',
+			document({
+				sendMessage: {
+					genericSmsSendUrl: `${plain.url}/send?to=%sms_to%&b=%sms_body%&u=%account[username]%`
+				}
+			})
+		);
+		const before = plain.requests.length;
+		const answer = await run(editor.client, 'send-message', {
+			profileId: id,
+			values: { sms_to: [], sms_body: '  ' }
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error!.code).toBe('missing_values');
+		expect(answer.body.missing).toEqual([
+			{ name: 'sms_to', service: null },
+			{ name: 'sms_body', service: null },
+			{ name: 'account[username]', service: 'sendMessage' }
+		]);
+		const message = answer.body.error!.message;
+		expect(message).toMatch(/^Send Message to several recipients needs values for: /);
+		for (const name of ['sms_to', 'sms_body', '%account[username]%']) {
+			expect(message).toContain(name);
+		}
+		expect(plain.requests.length).toBe(before);
+		const listed = await viewer.client.json<Answer>(`/api/profiles/${id}/flows`);
+		expect(listed.body.runs).toEqual([]);
+	});
+
 	it('an unknown flow is a 404', async () => {
 		const answer = await run(editor.client, 'nope', { document: document({}), values: {} });
 		expect(answer.status).toBe(404);
