@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readBySecondParser } from '../helpers/xml';
 import { ensureBuilt, run, tempDir } from './helpers';
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ describe('check --gallery', () => {
 		try {
 			const exported = await run(['export', '--gallery', 'own-account-keys', '--form', 'account']);
 			expect(exported.code).toBe(0);
+			readBySecondParser(exported.stdout);
 			expect(exported.stdout).toContain('<apiUser>acme-bridge</apiUser>');
 			expect(exported.stdout).toContain('"key": "%account[apiKey]%"');
 			const file = path.join(dir, 'start.xml');

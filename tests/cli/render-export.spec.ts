@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readBySecondParser } from '../helpers/xml';
 import { ensureBuilt, fixture, run, tempDir } from './helpers';
 
 beforeAll(async () => {
@@ -102,6 +103,7 @@ describe('export', () => {
 			]);
 			expect(result.code).toBe(0);
 			const text = readFileSync(xml, 'utf8');
+			readBySecondParser(text);
 			expect(text).toContain('<provisioning>\n\t<account>\n\t\t<core>');
 			expect(text).toContain(
 				'<genericSmsSendUrl>https://sms.example.com/send?to=%sms_too%</genericSmsSendUrl>'
@@ -113,6 +115,7 @@ describe('export', () => {
 				'account'
 			]);
 			expect(account.code).toBe(0);
+			expect(readBySecondParser(account.stdout).documentElement.tagName).toBe('account');
 			expect(account.stdout).toMatch(
 				/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<account>\n\t<genericSmsSendUrl>/
 			);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { stopAllServers, type TestServer } from '../helpers/server';
+import { readBySecondParser } from '../helpers/xml';
 import { ensureBuilt, fixture, ROOT, run, tempDir } from './helpers';
 
 /**
@@ -162,6 +163,8 @@ describe('export --server: a stored profile exported by a running app', () => {
 		for (const form of ['provisioning', 'account']) {
 			const local = await run(['export', fixture('clean/acme.xml'), '--form', form]);
 			expect(local.code).toBe(0);
+			// What the server writes is compared with this, byte for byte.
+			expect(readBySecondParser(local.stdout).documentElement.tagName).toBe(form);
 			for (const ref of [acmeId, 'Acme SMS']) {
 				const remote = await withToken([
 					'export',

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { readBySecondParser } from '../helpers/xml';
 import { createProfile, expect, test, uniqueName } from './fixtures';
 
 /** Profiles imported from providers' own XML: their account keys and legacy keys in the editor. */
@@ -88,6 +89,7 @@ test.describe("providers' account XML", () => {
 		const output = page.getByRole('textbox', { name: /Account document/ });
 		await expect(output).toHaveValue(/<username>5551234567<\/username>/);
 		await expect(output).not.toHaveValue(/password/);
+		readBySecondParser(await output.inputValue());
 		await expect(page.getByText(/One credential element \(<password>\) is left out/)).toBeVisible();
 
 		const download = page.getByRole('button', { name: 'Download XML with secrets' });
@@ -97,6 +99,8 @@ test.describe("providers' account XML", () => {
 		expect(file.suggestedFilename()).toMatch(/-account-with-secrets\.xml$/);
 		const text = await readFile((await file.path())!, 'utf8');
 		expect(text).toContain('\t<password>hunter2&amp;more</password>\n');
+		const read = readBySecondParser(text);
+		expect(read.getElementsByTagName('password')[0].textContent).toBe('hunter2&more');
 		await expect(page.getByRole('status').filter({ hasText: 'audit log' })).toBeVisible();
 	});
 });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { readBySecondParser } from '../helpers/xml';
 import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
 
 /** Export, import with review, the portal field sheet, and backups, as an admin uses them. */
@@ -43,15 +44,16 @@ test.describe('XML export and import', () => {
 		expect(download.suggestedFilename()).toMatch(/-provisioning\.xml$/);
 		const file = await readFile((await download.path())!, 'utf8');
 		expect(file).toBe(await output.inputValue());
+		readBySecondParser(file);
 
 		await page.getByRole('button', { name: 'Copy XML' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(file);
 
 		await page.getByRole('link', { name: /Account document/ }).click();
-		await expect(page.getByRole('textbox', { name: /Account document/ })).toHaveValue(
-			/^<\?xml[^>]*\?>\n<account>\n\t<genericSmsSendUrl>/
-		);
+		const account = page.getByRole('textbox', { name: /Account document/ });
+		await expect(account).toHaveValue(/^<\?xml[^>]*\?>\n<account>\n\t<genericSmsSendUrl>/);
+		expect(readBySecondParser(await account.inputValue()).documentElement.tagName).toBe('account');
 	});
 
 	test('imports pasted XML: review, apply, and the values are in the editor', async ({ page }) => {
@@ -96,6 +98,7 @@ test.describe('XML export and import', () => {
 			await page.request.get(`/api/profiles/${id}/export.xml?form=account`)
 		).text();
 		expect(exported).toContain('\t<codec>opus</codec>\n');
+		readBySecondParser(exported);
 	});
 
 	test('a conflict must be chosen; cancel leaves the profile unchanged', async ({ page }) => {

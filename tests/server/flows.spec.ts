@@ -259,6 +259,82 @@ describe('registration wizard (States table)', () => {
 		expect(answer.body.steps![1].decision.status).toBe('failed');
 	});
 
+	it('keeps refused and timed-out runs, listed with the step that failed and why', async () => {
+		// Revision 1 sends page 1 to a port nothing listens on; revision 2 to a verifier that
+		// answers, and page 2 to an upstream that never does.
+		const refusing = registrationDocument();
+		refusing.services.phoneNumberVerifier = {
+			phoneNumberVerifierUrl: `http://127.0.0.1:${await freePort()}/verify`
+		};
+		const id = await createProfile(admin, 'Unreachable wizard', refusing);
+		const refused = await run(editor.client, 'registration', { profileId: id, values: WIZARD });
+		expect(refused.status).toBe(200);
+		const saved = await editor.client.json(`/api/profiles/${id}`, {
+			method: 'PUT',
+			json: { baseRevision: 1, document: registrationDocument() }
+		});
+		expect(saved.status, saved.text).toBe(200);
+		plain.answerNext({ status: 200 });
+		secure.answerNext(() => {
+			// never answers
+		});
+		const timedOut = await run(editor.client, 'registration', { profileId: id, values: WIZARD });
+		expect(timedOut.status).toBe(200);
+
+		const listed = await viewer.client.json<Answer>(`/api/profiles/${id}/flows`);
+		expect(listed.status).toBe(200);
+		expect(
+			listed.body.runs!.map((r) => ({ id: r.id, flow: r.flow, ok: r.ok, by: r.by, steps: r.steps }))
+		).toEqual([
+			{
+				id: timedOut.body.id,
+				flow: 'registration',
+				ok: false,
+				by: editor.email,
+				steps: [
+					{ service: 'phoneNumberVerifier', status: 'ok' },
+					{ service: 'extSSOProv', status: 'failed' }
+				]
+			},
+			{
+				id: refused.body.id,
+				flow: 'registration',
+				ok: false,
+				by: editor.email,
+				steps: [{ service: 'phoneNumberVerifier', status: 'failed' }]
+			}
+		]);
+
+		const kept = async (runId: number) => {
+			const one = await viewer.client.json<Answer>(`/api/profiles/${id}/flows/${runId}`);
+			expect(one.status).toBe(200);
+			return one.body.run!.record.steps.at(-1)!;
+		};
+		const refusedStep = await kept(refused.body.id!);
+		expect(refusedStep).toMatchObject({
+			service: 'phoneNumberVerifier',
+			contractRow: { id: 'wizardRejected' },
+			decision: { status: 'failed' },
+			error: { code: 'connect_refused' },
+			response: null
+		});
+		expect(refusedStep.decision.text).toContain('The verifier was not reached');
+		expect(refusedStep.decision.text).toContain(refusedStep.error!.message);
+		const timedOutStep = await kept(timedOut.body.id!);
+		expect(timedOutStep).toMatchObject({
+			service: 'extSSOProv',
+			contractRow: { id: 'wizardPin' },
+			decision: { status: 'failed' },
+			response: null
+		});
+		expect(timedOutStep.error!.code).toMatch(/timeout/);
+		expect(timedOutStep.decision.text).toContain('The external provisioning call failed');
+		expect(timedOutStep.decision.text).toContain(timedOutStep.error!.message);
+		// Kept as answered.
+		expect(refusedStep).toEqual(refused.body.steps!.at(-1));
+		expect(timedOutStep).toEqual(timedOut.body.steps!.at(-1));
+	});
+
 	it('keeps the runs: viewers list them, with who ran them; viewers cannot run', async () => {
 		const denied = await run(viewer.client, 'registration', { profileId, values: WIZARD });
 		expect(denied.status).toBe(403);
@@ -596,6 +672,38 @@ describe('Send Message to several recipients', () => {
 		expect(answer.body.steps![1].contractRow.id).toBe('sendFailed');
 	});
 
+	it('lacking its inputs, answers 400 missing_values naming each, and sends and keeps nothing', async () => {
+		const id = await createProfile(
+			admin,
+			'Send without values',
+			document({
+				sendMessage: {
+					genericSmsSendUrl: `${plain.url}/send?to=%sms_to%&b=%sms_body%&u=%account[username]%`
+				}
+			})
+		);
+		const before = plain.requests.length;
+		const answer = await run(editor.client, 'send-message', {
+			profileId: id,
+			values: { sms_to: [], sms_body: '  ' }
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.error!.code).toBe('missing_values');
+		expect(answer.body.missing).toEqual([
+			{ name: 'sms_to', service: null },
+			{ name: 'sms_body', service: null },
+			{ name: 'account[username]', service: 'sendMessage' }
+		]);
+		const message = answer.body.error!.message;
+		expect(message).toMatch(/^Send Message to several recipients needs values for: /);
+		for (const name of ['sms_to', 'sms_body', '%account[username]%']) {
+			expect(message).toContain(name);
+		}
+		expect(plain.requests.length).toBe(before);
+		const listed = await viewer.client.json<Answer>(`/api/profiles/${id}/flows`);
+		expect(listed.body.runs).toEqual([]);
+	});
+
 	it('an unknown flow is a 404', async () => {
 		const answer = await run(editor.client, 'nope', { document: document({}), values: {} });
 		expect(answer.status).toBe(404);
@@ -646,6 +754,50 @@ describe('app start', () => {
 		expect(pushes.body.pushes).toHaveLength(1);
 		expect(JSON.stringify(pushes.body.pushes[0])).toContain(START.selector);
 		expect(JSON.stringify(pushes.body.pushes[0])).toContain('Hello from the flow');
+	});
+
+	it('on platform A 13+: a first report with a null pushTokenOther, then one with the value, then the push', async () => {
+		const box = await sandbox();
+		const before = plain.requests.length;
+		plain.answerNext({ status: 200 });
+		plain.answerNext({ status: 200 });
+		const other = 'b3RoZXI+dG9rZW4=';
+		const answer = await run(editor.client, 'app-start', {
+			document: document({
+				pushTokenReporter: {
+					pushTokenReporterUrl: `${plain.url}/token?s=%selector%&t=%pushToken%`,
+					pushTokenReporterPostData: 'other=%pushTokenOther%&a=%pushappid%',
+					pushTokenReporterContentType: 'application/x-www-form-urlencoded'
+				}
+			}),
+			values: { ...START, pushTokenOther: other, platform: 'platformA13' },
+			sandboxId: box.id
+		});
+		expect(answer.status, answer.text).toBe(200);
+		expect(answer.body.ok).toBe(true);
+		// What the provider's server received, in order: first without the value, then with it.
+		const url = '/token?s=0123456789abcdef0123456789abcdef01234567%3Aacct&t=dG9rZW4tYQ%3D%3D';
+		expect(plain.requests.slice(before).map((r) => [r.method, r.url, r.body])).toEqual([
+			['POST', url, 'other=&a=com.provider.app'],
+			['POST', url, 'other=b3RoZXI%2BdG9rZW4%3D&a=com.provider.app']
+		]);
+		const steps = answer.body.steps!;
+		expect(steps.map((s) => [s.service, s.contractRow.id, s.decision.status])).toEqual([
+			['pushTokenReporter', 'pushTokenLater', 'ok'],
+			['pushTokenReporter', 'pushTokenReported', 'ok'],
+			['pushSend', 'incomingMessagePush', 'ok']
+		]);
+		expect(steps[0].filled).not.toHaveProperty('pushTokenOther');
+		expect(steps[0].decision.text).toContain('This first report carries a null pushTokenOther');
+		expect(steps[1].filled.pushTokenOther).toBe(other);
+		expect(steps.slice(0, 2).map((s) => s.request!.body)).toEqual(
+			plain.requests.slice(before).map((r) => r.body)
+		);
+		const pushes = await viewer.client.json<{ pushes: { body: string }[] }>(
+			`/api/sandboxes/${box.id}/pushes`
+		);
+		expect(pushes.body.pushes).toHaveLength(1);
+		expect(JSON.stringify(pushes.body.pushes[0])).toContain(START.pushToken);
 	});
 
 	it('a failed report is silently ignored, counts as failed and is made again', async () => {

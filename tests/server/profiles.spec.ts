@@ -507,6 +507,26 @@ describe('bad input', () => {
 		]);
 	});
 
+	it('refuses a JSON body that is not UTF-8, saying where, instead of reading replacement characters', async () => {
+		// {"name":"caf<0xE9>"}: Latin-1, as a careless client might send it.
+		const body = Buffer.from('{"name":"caf\u00e9"}', 'latin1');
+		const answer = await alice.client.json(`/api/profiles/${id}`, {
+			method: 'PATCH',
+			body: body as unknown as string,
+			headers: { 'content-type': 'application/json' }
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.issues).toEqual([
+			{
+				code: 'invalid_json',
+				path: [],
+				message: 'The body is not valid UTF-8: byte 0xE9 at offset 12 (line 1, column 13).'
+			}
+		]);
+		const profile = await alice.client.json(`/api/profiles/${id}`);
+		expect(profile.body.profile?.name).not.toContain('caf');
+	});
+
 	it('refuses an empty name on create and rename', async () => {
 		const created = await alice.client.json('/api/profiles', {
 			method: 'POST',

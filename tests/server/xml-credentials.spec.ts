@@ -10,6 +10,7 @@ import {
 	type TestUser
 } from '../helpers/fixtures';
 import { stopAllServers, type Client, type TestServer } from '../helpers/server';
+import { readBySecondParser } from '../helpers/xml';
 
 /**
  * Credentials inside imported account XML (`<password>`, a provider's own `<apiPass>`) are
@@ -101,6 +102,7 @@ describe('credentials in imported account XML', () => {
 			const plain = await client.fetch(`/api/profiles/${id}/export.xml?form=account`);
 			const text = await plain.text();
 			expect(plain.status).toBe(200);
+			readBySecondParser(text);
 			expect(exposes(text)).toBe(false);
 			expect(text).not.toContain('<password');
 			expect(text).not.toContain(MASK);
@@ -127,6 +129,9 @@ describe('credentials in imported account XML', () => {
 			'Bridge-account-with-secrets.xml'
 		);
 		const text = await withSecrets.text();
+		// The password's & is escaped: a second parser reads the document and the password back.
+		const read = readBySecondParser(text);
+		expect(read.getElementsByTagName('password')[0].textContent).toBe(PASSWORD);
 		expect(text).toContain(`\t<password>Xml-pa55&amp;word-\u00e9</password>\n`);
 		expect(text).toContain(`\t<apiPass>${API_PASS}</apiPass>\n`);
 		const log = await admin.json('/api/audit?action=profile.exported_with_secrets');
@@ -158,7 +163,10 @@ describe('credentials in imported account XML', () => {
 			method: 'POST',
 			json: { form: 'provisioning', confirm: true }
 		});
-		expect(await withSecrets.text()).toContain(`<apiPass>${API_PASS}</apiPass>`);
+		const text = await withSecrets.text();
+		expect(withSecrets.status).toBe(200);
+		expect(readBySecondParser(text).getElementsByTagName('apiPass')[0].textContent).toBe(API_PASS);
+		expect(text).toContain(`<apiPass>${API_PASS}</apiPass>`);
 	});
 
 	it('are not in plain text in any file of the data directory, nor in the output', async () => {

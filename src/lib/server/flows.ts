@@ -200,7 +200,12 @@ function checkInputs(flow: FlowName, document: ProfileDocument, values: Values):
 		);
 	}
 	const inputs = missingInputs(flow, values).map((name) => ({ name, service: null }));
-	const unset = unsetPlaceholders(flow, document.services, values).filter(
+	// A blank input (an empty list of recipients) would stop the templates' check before their
+	// other placeholders: it is left out there, as an absent one is, so all are named at once.
+	const given = Object.fromEntries(
+		Object.entries(values).filter(([name]) => !inputs.some((i) => i.name === name))
+	);
+	const unset = unsetPlaceholders(flow, document.services, given).filter(
 		(u) => !inputs.some((i) => i.name === u.name)
 	);
 	const missing = [...inputs, ...unset];

@@ -1,5 +1,6 @@
 import { json, type RequestEvent } from '@sveltejs/kit';
 import type { z } from 'zod';
+import { invalidUtf8 } from '$lib/core/xml/decode';
 
 /** JSON endpoint helpers: typed bodies, and errors in one shape. */
 
@@ -33,16 +34,23 @@ export async function readJson<S extends z.ZodType>(
 	event: RequestEvent,
 	schema: S
 ): Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+	const refused = (message: string) => ({
+		ok: false as const,
+		response: badRequest([{ code: 'invalid_json', path: [], message }])
+	});
 	let body: unknown;
 	try {
-		body = await event.request.json();
+		// JSON is UTF-8: bytes that are not are refused, never read as replacement characters.
+		const bytes = new Uint8Array(await event.request.arrayBuffer());
+		let text: string;
+		try {
+			text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		} catch {
+			return refused(`The body is not valid UTF-8: ${invalidUtf8(bytes) ?? 'a byte sequence'}.`);
+		}
+		body = JSON.parse(text);
 	} catch {
-		return {
-			ok: false,
-			response: badRequest([
-				{ code: 'invalid_json', path: [], message: 'The body is not valid JSON.' }
-			])
-		};
+		return refused('The body is not valid JSON.');
 	}
 	const parsed = schema.safeParse(body);
 	if (parsed.success) return { ok: true, data: parsed.data };

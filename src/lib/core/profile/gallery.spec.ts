@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GALLERY, galleryTemplate } from '../catalogue/gallery';
 import { declaredAccountKeys } from '../xml/account';
-import { exportXml } from '../xml';
+import { exportXml as exportOnly } from '../xml';
 import { SETTINGS_PATH } from '../xml/forms';
 import { applyGalleryTemplate, galleryFor } from './gallery';
 import { newDocument, type ProfileDocument } from './schema';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+const exportXml = checkedBySecondParser(exportOnly);
 
 function withSendMessage(settings: Record<string, string>): ProfileDocument {
 	const document = newDocument();

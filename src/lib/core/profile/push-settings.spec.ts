@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PUSH_SETTING_RULES } from '../catalogue/push-settings';
-import { applyImport, exportXml, importXml } from '../xml';
+import { applyImport, exportXml as exportOnly, importXml } from '../xml';
 import { makeBackup, parseBackup } from './backup';
 import {
 	checkPushSettings,
@@ -9,6 +9,10 @@ import {
 	type PushSettings
 } from './push-settings';
 import { emptyDocument, type ProfileDocument } from './schema';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+const exportXml = checkedBySecondParser(exportOnly);
 
 const R = PUSH_SETTING_RULES;
 

@@ -12,8 +12,12 @@ import {
 } from '../profile/secrets';
 import { analyzeTemplate } from '../template';
 import { credentialElementName, declaredAccountKeys } from './account';
-import { exportXml } from './export';
+import { exportXml as exportOnly } from './export';
 import { SETTINGS_PATH } from './forms';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+const exportXml = checkedBySecondParser(exportOnly);
 
 const kept = (index: number, xml: string, path = SETTINGS_PATH) => ({ path, index, xml });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument, type ProfileDocument } from '../profile';
-import { applyImport, exportXml, importXml, type ImportedXml } from '.';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
+import { applyImport, exportXml as exportOnly, importXml, type ImportedXml } from '.';
+
+/** `exportXml`, with every exported document read by a second, independent XML parser. */
+const exportXml = checkedBySecondParser(exportOnly);
 
 function read(xml: string): ImportedXml {
 	const result = importXml(xml);

@@ -34,6 +34,19 @@ function firstInvalidByte(bytes: Uint8Array): number {
 	return -1;
 }
 
+/**
+ * Where bytes stop being UTF-8 (`byte 0xED at offset 5 (line 1, column 6)`), or null when they
+ * are all UTF-8.
+ */
+export function invalidUtf8(bytes: Uint8Array): string | null {
+	const bad = firstInvalidByte(bytes);
+	if (bad === -1) return null;
+	const before = new TextDecoder('utf-8').decode(bytes.subarray(0, bad));
+	const at = lineColumn(before, before.length);
+	const hex = bytes[bad].toString(16).toUpperCase().padStart(2, '0');
+	return `byte 0x${hex} at offset ${bad} (line ${at.line}, column ${at.column})`;
+}
+
 const DECLARED = /^\s*<\?xml\s[^>]*\bencoding\s*=\s*["']([^"']*)["']/;
 
 /**
@@ -43,17 +56,14 @@ const DECLARED = /^\s*<\?xml\s[^>]*\bencoding\s*=\s*["']([^"']*)["']/;
 export function decodeXmlBytes(
 	bytes: Uint8Array
 ): { ok: true; text: string } | { ok: false; issue: Issue } {
-	const bad = firstInvalidByte(bytes);
-	if (bad !== -1) {
-		const before = new TextDecoder('utf-8').decode(bytes.subarray(0, bad));
-		const at = lineColumn(before, before.length);
-		const hex = bytes[bad].toString(16).toUpperCase().padStart(2, '0');
+	const bad = invalidUtf8(bytes);
+	if (bad !== null) {
 		return {
 			ok: false,
 			issue: {
 				code: 'xml_encoding',
 				severity: 'error',
-				message: `The XML is not valid UTF-8: byte 0x${hex} at offset ${bad} (line ${at.line}, column ${at.column}). Save the file as UTF-8 and try again.`
+				message: `The XML is not valid UTF-8: ${bad}. Save the file as UTF-8 and try again.`
 			}
 		};
 	}

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument, type ProfileDocument } from '../profile';
-import { readBySecondParser } from '../../../../tests/helpers/xml';
+import { checkedBySecondParser, readBySecondParser } from '../../../../tests/helpers/xml';
 import { escapeXmlText, exportXml as exportOnly, portalSheet, portalSheetMarkdown } from '.';
 
 /** `exportXml`, with every exported document read by a second, independent XML parser. */
-function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof exportOnly> {
-	const exported = exportOnly(...args);
-	if (exported.ok) readBySecondParser(exported.value);
-	return exported;
-}
+const exportXml = checkedBySecondParser(exportOnly);
 
 function withServices(services: Record<string, Record<string, string>>): ProfileDocument {
 	return { ...emptyDocument(), services };
@@ -136,5 +132,30 @@ describe('portal field sheet', () => {
 		expect(markdown).toContain('## White-label configuration');
 		expect(markdown).toContain('````text\ncode ```x``` `y`\n````');
 		expect(markdown).toContain('_Not set._');
+	});
+});
+
+describe('the second parser that reads every exported document', () => {
+	it.each([
+		['an ampersand before a space', '<account><password>pa55 & word</password></account>'],
+		['an ampersand before a name', '<account><password>pa55&word</password></account>'],
+		['a control character', '<account><apiUser>a\u0001</apiUser></account>'],
+		['a lone surrogate', '<account><apiUser>a\ud800</apiUser></account>'],
+		['an element left open', '<account><core></account>'],
+		['a second root', '<account/><account/>']
+	])('refuses %s', (_, xml) => {
+		expect(() => readBySecondParser(xml)).toThrow('A second XML parser refuses the XML');
+	});
+
+	it('reads a well-formed export, and fails an export whose writer forgot to escape', () => {
+		expect(
+			readBySecondParser('<a b="&amp;&#38;">x &lt; y<![CDATA[ & ]]></a>').documentElement.tagName
+		).toBe('a');
+		const careless = checkedBySecondParser((value: string) => ({
+			ok: true as const,
+			value: `<account><password>${value}</password></account>`
+		}));
+		expect(careless('p@ss').ok).toBe(true);
+		expect(() => careless('p@ss & 1')).toThrow('A second XML parser refuses the XML');
 	});
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getService, sampleValues } from '../catalogue';
 import { emptyDocument, type ProfileDocument } from '../profile';
 import { buildRequests, type Values } from '../request';
-import { readBySecondParser } from '../../../../tests/helpers/xml';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
 import {
 	applyImport,
 	declaredAccountKeys,
@@ -15,11 +15,7 @@ import {
 } from '.';
 
 /** `exportXml`, with every exported document read by a second, independent XML parser. */
-function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof exportOnly> {
-	const exported = exportOnly(...args);
-	if (exported.ok) readBySecondParser(exported.value);
-	return exported;
-}
+const exportXml = checkedBySecondParser(exportOnly);
 
 /**
  * One folder per case under tests/fixtures/xml: `input.xml` (read as bytes, as an upload is),

@@ -8,15 +8,11 @@ import {
 	type XmlForm
 } from '../catalogue/placement';
 import { emptyDocument, type ProfileDocument } from '../profile';
-import { readBySecondParser } from '../../../../tests/helpers/xml';
+import { checkedBySecondParser } from '../../../../tests/helpers/xml';
 import { applyImport, escapeXmlText, exportXml as exportOnly, importXml, isXmlText } from '.';
 
 /** `exportXml`, with every exported document read by a second, independent XML parser. */
-function exportXml(...args: Parameters<typeof exportOnly>): ReturnType<typeof exportOnly> {
-	const exported = exportOnly(...args);
-	if (exported.ok) readBySecondParser(exported.value);
-	return exported;
-}
+const exportXml = checkedBySecondParser(exportOnly);
 
 /**
  * The round trip: for generated profiles (arbitrary setting values, unknown elements at
