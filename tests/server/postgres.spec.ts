@@ -342,7 +342,8 @@ describe('the app on PostgreSQL', () => {
 		await stream.close();
 		// A heard of it through LISTEN on a connection of its own, not by polling.
 		const listening = await query(
-			"SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN studio_changes'"
+			'SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = $1',
+			['LISTEN "studio_changes"']
 		);
 		expect(listening).toEqual([{ n: 1 }]);
 		expect(a.stderr()).not.toMatch(/poll the database/);
