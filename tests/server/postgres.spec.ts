@@ -242,6 +242,61 @@ describe('the app on PostgreSQL', () => {
 		expect(n).toBe(1);
 	});
 
+	it("counts pushes to a sandbox sent through both processes against the sandbox's one limit", async () => {
+		// Four a second: two through each process is the limit, which neither reaches alone.
+		const created = await adminA.json<{ sandbox: { id: string; pushUrl: string } }>(
+			'/api/sandboxes',
+			{ method: 'POST', json: { name: 'Limited', rateLimit: 4 } }
+		);
+		expect(created.status).toBe(201);
+		const { id, pushUrl } = created.body.sandbox;
+		const push = (server: TestServer) =>
+			fetch(`${server.url}${new URL(pushUrl).pathname}/pnm2/send`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					verb: 'NotifyGenericTextMessage',
+					AppId: 'com.provider.app',
+					DeviceToken: 'token-limited',
+					Message: 'Counted'
+				})
+			});
+		// The limit is per second: a round that took longer than that (a very busy machine) spans
+		// two counts and proves nothing, so it is run again once that second is over.
+		let accepted: number[] = [];
+		let over: Response[] = [];
+		let answered = 0;
+		for (let round = 0; round < 3; round++) {
+			const started = Date.now();
+			accepted = [];
+			for (let pair = 0; pair < 2; pair++) {
+				const answers = await Promise.all([a, b].map(push));
+				accepted.push(...answers.map((answer) => answer.status));
+			}
+			over = [await push(a), await push(b)];
+			answered += [...accepted, ...over.map((r) => r.status)].filter((s) => s === 200).length;
+			if (Date.now() - started < 1000) break;
+			await sleep(1100);
+		}
+		expect(accepted).toEqual([200, 200, 200, 200]);
+		// The fifth and sixth are refused whichever process gets them.
+		for (const refused of over) {
+			expect(refused.status).toBe(429);
+			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+			expect(await refused.text()).toContain('this sandbox accepts 4 per second');
+		}
+		const [{ points }] = await query('SELECT points FROM rate_limits WHERE key = $1', [
+			`sandbox_4:${id}`
+		]);
+		expect(points).toBe(6);
+		// Refused pushes are not recorded: the sandbox keeps only those it answered 200.
+		const [{ n }] = await query(
+			'SELECT COUNT(*)::int AS n FROM sandbox_pushes WHERE sandbox_id = $1',
+			[id]
+		);
+		expect(n).toBe(answered);
+	});
+
 	it("counts a user's test calls running on both processes against one limit", async () => {
 		// An upstream that holds every request until told to answer.
 		const held: ServerResponse[] = [];
