@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
 import type { Backend } from './kysely';
-import { appliedVersions, migrate, MIGRATIONS } from './migrations';
+import { appliedVersions, migrate, MIGRATIONS, type Migration } from './migrations';
 import {
 	openPostgresStore,
 	openSqliteStore,
@@ -216,6 +216,66 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 				expect(await db.query("SELECT name FROM sqlite_master WHERE name = 'rate_limits'")).toEqual(
 					[]
 				);
+			}
+		});
+
+		it('roll back a migration that fails, leave it unrecorded, and apply it at the next start', async () => {
+			await profile();
+			const next = LATEST + 1;
+			let attempts = 0;
+			const labels: Migration = {
+				version: next,
+				name: 'profile labels',
+				async up(trx) {
+					attempts++;
+					await trx.schema.createTable('labels').addColumn('name', 'text').execute();
+					await trx.schema.alterTable('profiles').addColumn('label', 'text').execute();
+					await trx.updateTable('profiles').set({ label: 'first' }).execute();
+					// The first attempt fails half-way, on a statement the database refuses.
+					if (attempts === 1) {
+						await trx.schema.createTable('users').addColumn('id', 'integer').execute();
+					}
+				}
+			};
+			const backend = db.backend();
+			try {
+				await expect(migrate(backend.db, name, [...MIGRATIONS, labels])).rejects.toThrow(
+					/already exists/
+				);
+				expect(attempts).toBe(1);
+				// Nothing of it is left: no table, no column, no record, the old version.
+				await expect(db.query('SELECT name FROM labels')).rejects.toThrow(
+					/no such table|does not exist/
+				);
+				await expect(db.query('SELECT label FROM profiles')).rejects.toThrow(
+					/no such column|does not exist/
+				);
+				expect(await appliedVersions(backend.db)).toEqual(MIGRATIONS.map((m) => m.version));
+				if (name === 'sqlite') {
+					expect(await db.query('PRAGMA user_version')).toEqual([{ user_version: LATEST }]);
+				}
+				// The data and the store are as they were.
+				expect(await store.profiles.get('p1')).toMatchObject({ name: 'P', headRevision: 1 });
+
+				// The next start tries it again, and this time it is applied and recorded.
+				expect(await migrate(backend.db, name, [...MIGRATIONS, labels])).toBe(1);
+				expect(attempts).toBe(2);
+				expect(await db.query('SELECT id, label FROM profiles')).toEqual([
+					{ id: 'p1', label: 'first' }
+				]);
+				expect(await db.query('SELECT name FROM labels')).toEqual([]);
+				expect(await appliedVersions(backend.db)).toEqual([
+					...MIGRATIONS.map((m) => m.version),
+					next
+				]);
+				if (name === 'sqlite') {
+					expect(await db.query('PRAGMA user_version')).toEqual([{ user_version: next }]);
+				}
+				// And never again.
+				expect(await migrate(backend.db, name, [...MIGRATIONS, labels])).toBe(0);
+				expect(attempts).toBe(2);
+			} finally {
+				await backend.close();
 			}
 		});
 	});
