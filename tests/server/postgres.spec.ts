@@ -11,12 +11,12 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * The app on PostgreSQL (DATABASE_URL), against a throw-away cluster this file starts: the
  * health check names the database; two app processes on one database let exactly one of two
  * saves on the same base land; secrets reach the database sealed; the audit log refuses changes;
- * and an outage of the database (the server stopped and started while the app serves) answers
- * 503 on the health check and clean errors elsewhere, loses nothing saved before, and heals by
- * itself. The two processes behave as one app: a session or an API token made on one works on
- * the other, a live stream served by one shows what the other recorded (A listening for
- * notifications, B polling), and the sign-in limit and the test calls in flight count on both
- * together; the health check says how each hears of the other's live records. Starting while
+ * and an outage of the database (the server stopped with requests inside it, and started again)
+ * answers 503 on the health check and clean errors elsewhere, in flight too, loses nothing
+ * saved before, and heals by itself. The two processes behave as one app: a session or an API
+ * token made on one works on the other, a live stream served by one shows what the other
+ * recorded (A listening for notifications, B polling), and the sign-in limit, a sandbox's push
+ * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. Starting while
  * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
  * rest of the server tests run on SQLite; the store's own tests cover both.
  */
@@ -411,11 +411,55 @@ describe('the app on PostgreSQL', () => {
 			json: { baseRevision: 1, document: profileDocument({ sms_body: 'kept' }) }
 		});
 		expect(saved.status).toBe(200);
+		const revisions = 'SELECT profile_id, revision, document FROM revisions ORDER BY 1, 2';
+		const before = await query(revisions);
+
+		// Requests in flight when the database stops: another connection holds the profiles
+		// table, so these are inside the database, waiting, at the moment it goes.
+		const holder = new pg.Client({ connectionString: url });
+		holder.on('error', () => undefined);
+		await holder.connect();
+		await holder.query('BEGIN');
+		await holder.query('LOCK TABLE profiles IN ACCESS EXCLUSIVE MODE');
+		const inFlight = [
+			adminA.json(`/api/profiles/${id}`),
+			adminB.json(`/api/profiles/${id}`, {
+				method: 'PUT',
+				json: { baseRevision: 2, document: profileDocument({ sms_body: 'in flight' }) }
+			}),
+			adminA.json('/api/profiles', {
+				method: 'POST',
+				json: { name: 'Created in flight', document: profileDocument() }
+			}),
+			adminB.json('/api/profiles')
+		];
+		const pageInFlight = adminB.fetch('/profiles');
+		const waiting = () =>
+			query(
+				"SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+			).then((rows) => rows[0].n as number);
+		while ((await waiting()) < 5) await sleep(20);
 		await sql?.end();
 		sql = undefined;
 
 		cluster.stopServer('fast');
 		try {
+			// Each ends with the outage's answer: no hang, no 500, no stack.
+			for (const answer of await Promise.all(inFlight)) {
+				expect(answer.status).toBe(503);
+				expect(answer.headers.get('retry-after')).toBe('5');
+				expect(answer.body.error).toEqual({
+					code: 'database_unavailable',
+					message: expect.stringMatching(/^The database does not answer/)
+				});
+			}
+			const shown = await pageInFlight;
+			expect(shown.status).toBe(503);
+			const html = await shown.text();
+			expect(html).toContain('The database does not answer');
+			expect(html).not.toMatch(/\bat .*\.js:\d+/);
+			await holder.end().catch(() => undefined);
+
 			const health = await fetch(`${a.url}/api/health`);
 			expect(health.status).toBe(503);
 			expect(await health.json()).toEqual({
@@ -463,11 +507,15 @@ describe('the app on PostgreSQL', () => {
 			revision: 2,
 			document: profileDocument({ sms_body: 'kept' })
 		});
+		// Nothing saved before was lost, and nothing of the requests in flight was half-written.
+		expect(await query(revisions)).toEqual(before);
+		expect(await query("SELECT id FROM profiles WHERE name = 'Created in flight'")).toEqual([]);
 		const next = await adminA.json(`/api/profiles/${id}`, {
 			method: 'PUT',
 			json: { baseRevision: 2, document: profileDocument({ sms_body: 'after' }) }
 		});
 		expect(next.status).toBe(200);
 		expect(a.stderr() + b.stderr()).toMatch(/database does not answer/);
+		expect(a.stderr() + b.stderr()).not.toMatch(/^\s+at /m);
 	});
 });

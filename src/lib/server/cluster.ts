@@ -9,6 +9,7 @@ import {
 	type IRateLimiterOptions
 } from 'rate-limiter-flexible';
 import { readConfig } from './config';
+import { keepConnectionErrors } from './store/open';
 
 /**
  * What several instances of the app on one PostgreSQL share beyond the store: rate limits (a
@@ -50,6 +51,7 @@ function sharedPool(url: string): pg.Pool {
 		pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 1000 });
 		// An idle connection broke (the server restarted): the next query opens a new one.
 		pool.on('error', () => undefined);
+		keepConnectionErrors(pool);
 	}
 	return pool;
 }
