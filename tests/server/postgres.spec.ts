@@ -11,12 +11,12 @@ import { Client, startServer, stopAllServers, type TestServer } from '../helpers
  * The app on PostgreSQL (DATABASE_URL), against a throw-away cluster this file starts: the
  * health check names the database; two app processes on one database let exactly one of two
  * saves on the same base land; secrets reach the database sealed; the audit log refuses changes;
- * and an outage of the database (the server stopped and started while the app serves) answers
- * 503 on the health check and clean errors elsewhere, loses nothing saved before, and heals by
- * itself. The two processes behave as one app: a session or an API token made on one works on
- * the other, a live stream served by one shows what the other recorded (A listening for
- * notifications, B polling), and the sign-in limit and the test calls in flight count on both
- * together; the health check says how each hears of the other's live records. Starting while
+ * and an outage of the database (the server stopped with requests inside it, and started again)
+ * answers 503 on the health check and clean errors elsewhere, in flight too, loses nothing
+ * saved before, and heals by itself. The two processes behave as one app: a session or an API
+ * token made on one works on the other, a live stream served by one shows what the other
+ * recorded (A listening for notifications, B polling), and the sign-in limit, a sandbox's push
+ * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. Starting while
  * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
  * rest of the server tests run on SQLite; the store's own tests cover both.
  */
@@ -242,6 +242,61 @@ describe('the app on PostgreSQL', () => {
 		expect(n).toBe(1);
 	});
 
+	it("counts pushes to a sandbox sent through both processes against the sandbox's one limit", async () => {
+		// Four a second: two through each process is the limit, which neither reaches alone.
+		const created = await adminA.json<{ sandbox: { id: string; pushUrl: string } }>(
+			'/api/sandboxes',
+			{ method: 'POST', json: { name: 'Limited', rateLimit: 4 } }
+		);
+		expect(created.status).toBe(201);
+		const { id, pushUrl } = created.body.sandbox;
+		const push = (server: TestServer) =>
+			fetch(`${server.url}${new URL(pushUrl).pathname}/pnm2/send`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					verb: 'NotifyGenericTextMessage',
+					AppId: 'com.provider.app',
+					DeviceToken: 'token-limited',
+					Message: 'Counted'
+				})
+			});
+		// The limit is per second: a round that took longer than that (a very busy machine) spans
+		// two counts and proves nothing, so it is run again once that second is over.
+		let accepted: number[] = [];
+		let over: Response[] = [];
+		let answered = 0;
+		for (let round = 0; round < 3; round++) {
+			const started = Date.now();
+			accepted = [];
+			for (let pair = 0; pair < 2; pair++) {
+				const answers = await Promise.all([a, b].map(push));
+				accepted.push(...answers.map((answer) => answer.status));
+			}
+			over = [await push(a), await push(b)];
+			answered += [...accepted, ...over.map((r) => r.status)].filter((s) => s === 200).length;
+			if (Date.now() - started < 1000) break;
+			await sleep(1100);
+		}
+		expect(accepted).toEqual([200, 200, 200, 200]);
+		// The fifth and sixth are refused whichever process gets them.
+		for (const refused of over) {
+			expect(refused.status).toBe(429);
+			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+			expect(await refused.text()).toContain('this sandbox accepts 4 per second');
+		}
+		const [{ points }] = await query('SELECT points FROM rate_limits WHERE key = $1', [
+			`sandbox_4:${id}`
+		]);
+		expect(points).toBe(6);
+		// Refused pushes are not recorded: the sandbox keeps only those it answered 200.
+		const [{ n }] = await query(
+			'SELECT COUNT(*)::int AS n FROM sandbox_pushes WHERE sandbox_id = $1',
+			[id]
+		);
+		expect(n).toBe(answered);
+	});
+
 	it("counts a user's test calls running on both processes against one limit", async () => {
 		// An upstream that holds every request until told to answer.
 		const held: ServerResponse[] = [];
@@ -342,7 +397,8 @@ describe('the app on PostgreSQL', () => {
 		await stream.close();
 		// A heard of it through LISTEN on a connection of its own, not by polling.
 		const listening = await query(
-			"SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN studio_changes'"
+			'SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = $1',
+			['LISTEN "studio_changes"']
 		);
 		expect(listening).toEqual([{ n: 1 }]);
 		expect(a.stderr()).not.toMatch(/poll the database/);
@@ -355,11 +411,59 @@ describe('the app on PostgreSQL', () => {
 			json: { baseRevision: 1, document: profileDocument({ sms_body: 'kept' }) }
 		});
 		expect(saved.status).toBe(200);
+		const revisions = 'SELECT profile_id, revision, document FROM revisions ORDER BY 1, 2';
+		const before = await query(revisions);
+
+		// Requests in flight when the database stops: another connection holds the profiles
+		// table, so these are inside the database, waiting, at the moment it goes. It goes at
+		// once, as in a crash: a fast stop ends the holder first, and a waiting statement could
+		// then still finish before its own connection is ended (a success, but not this test).
+		const holder = new pg.Client({ connectionString: url });
+		holder.on('error', () => undefined);
+		await holder.connect();
+		await holder.query('BEGIN');
+		await holder.query('LOCK TABLE profiles IN ACCESS EXCLUSIVE MODE');
+		const inFlight = [
+			adminA.json(`/api/profiles/${id}`),
+			adminB.json(`/api/profiles/${id}`, {
+				method: 'PUT',
+				json: { baseRevision: 2, document: profileDocument({ sms_body: 'in flight' }) }
+			}),
+			adminA.json('/api/profiles', {
+				method: 'POST',
+				json: { name: 'Created in flight', document: profileDocument() }
+			}),
+			adminB.json('/api/profiles')
+		];
+		const pageInFlight = adminB.fetch('/profiles');
+		const [{ pid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
+		const waiting = () =>
+			query(
+				'SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+				[pid]
+			).then((rows) => rows[0].n as number);
+		while ((await waiting()) < 5) await sleep(20);
 		await sql?.end();
 		sql = undefined;
 
-		cluster.stopServer('fast');
+		cluster.stopServer('immediate');
 		try {
+			// Each ends with the outage's answer: no hang, no 500, no stack.
+			for (const answer of await Promise.all(inFlight)) {
+				expect(answer.status).toBe(503);
+				expect(answer.headers.get('retry-after')).toBe('5');
+				expect(answer.body.error).toEqual({
+					code: 'database_unavailable',
+					message: expect.stringMatching(/^The database does not answer/)
+				});
+			}
+			const shown = await pageInFlight;
+			expect(shown.status).toBe(503);
+			const html = await shown.text();
+			expect(html).toContain('The database does not answer');
+			expect(html).not.toMatch(/\bat .*\.js:\d+/);
+			await holder.end().catch(() => undefined);
+
 			const health = await fetch(`${a.url}/api/health`);
 			expect(health.status).toBe(503);
 			expect(await health.json()).toEqual({
@@ -407,11 +511,15 @@ describe('the app on PostgreSQL', () => {
 			revision: 2,
 			document: profileDocument({ sms_body: 'kept' })
 		});
+		// Nothing saved before was lost, and nothing of the requests in flight was half-written.
+		expect(await query(revisions)).toEqual(before);
+		expect(await query("SELECT id FROM profiles WHERE name = 'Created in flight'")).toEqual([]);
 		const next = await adminA.json(`/api/profiles/${id}`, {
 			method: 'PUT',
 			json: { baseRevision: 2, document: profileDocument({ sms_body: 'after' }) }
 		});
 		expect(next.status).toBe(200);
 		expect(a.stderr() + b.stderr()).toMatch(/database does not answer/);
+		expect(a.stderr() + b.stderr()).not.toMatch(/^\s+at /m);
 	});
 });

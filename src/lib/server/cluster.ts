@@ -1,3 +1,4 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
@@ -8,6 +9,7 @@ import {
 	type IRateLimiterOptions
 } from 'rate-limiter-flexible';
 import { readConfig } from './config';
+import { keepConnectionErrors } from './store/open';
 
 /**
  * What several instances of the app on one PostgreSQL share beyond the store: rate limits (a
@@ -23,7 +25,7 @@ export const POLL_MS = 1000;
 const PROBE_MS = 3000;
 /** The wait before a lost listening connection is opened again. */
 const RECONNECT_MS = 2000;
-/** The table of shared rate-limit counters (created by the first instance that needs it). */
+/** The table of shared rate-limit counters (made by the store's migrations, on PostgreSQL). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 let settings: { url: string | null; poll: boolean } | undefined;
@@ -49,8 +51,24 @@ function sharedPool(url: string): pg.Pool {
 		pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 1000 });
 		// An idle connection broke (the server restarted): the next query opens a new one.
 		pool.on('error', () => undefined);
+		keepConnectionErrors(pool);
 	}
 	return pool;
+}
+
+let builder: Kysely<object> | undefined;
+
+/** The query builder over the shared connections (no table of the store is read here). */
+function sharedDb(url: string): Kysely<object> {
+	builder ??= new Kysely<object>({ dialect: new PostgresDialect({ pool: sharedPool(url) }) });
+	return builder;
+}
+
+/** Sends `payload` on the channel to every instance listening, this one included. */
+async function notify(url: string, payload: string): Promise<void> {
+	await sharedDb(url)
+		.selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(CHANNEL), eb.val(payload)]).as('sent'))
+		.execute();
 }
 
 function warn(message: string) {
@@ -59,43 +77,18 @@ function warn(message: string) {
 
 // ---------------------------------------------------------------- rate limits
 
-let table: Promise<void> | undefined;
 let warnedLimits = false;
 
 /**
- * Creates the counters' table once; when the database does not answer, tries again later
- * (meanwhile the limits count in memory).
- */
-function ensureTable(url: string): void {
-	table ??= sharedPool(url)
-		.query(
-			`CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (
-				key varchar(255) PRIMARY KEY,
-				points integer NOT NULL DEFAULT 0,
-				expire bigint
-			)`
-		)
-		.then(
-			() => undefined,
-			(error: Error & { code?: string }) => {
-				// Two instances creating it at the same instant: the other one won.
-				if (error.code === '23505') return;
-				table = undefined;
-				setTimeout(() => ensureTable(url), RECONNECT_MS * 5).unref();
-			}
-		);
-}
-
-/**
- * A rate limiter shared by every instance: on PostgreSQL its counters live in the database, and
- * while the database does not answer it counts in this process's memory instead (with a warning
- * once), so a limit is never lifted by an outage, only no longer shared for its length. On SQLite
- * it counts in memory, as one process needs.
+ * A rate limiter shared by every instance: on PostgreSQL its counters live in the database (the
+ * table comes with the store's migrations, which run at start), and while the database does not
+ * answer it counts in this process's memory instead (with a warning once), so a limit is never
+ * lifted by an outage, only no longer shared for its length. On SQLite it counts in memory, as
+ * one process needs.
  */
 export function sharedLimiter(options: IRateLimiterOptions): RateLimiterAbstract {
 	const url = postgresUrl();
 	if (!url) return new RateLimiterMemory(options);
-	ensureTable(url);
 	const insurance = new RateLimiterMemory(options);
 	// The memory limiter stands in when a query fails: note it once per outage.
 	const consume = insurance.consume.bind(insurance);
@@ -217,9 +210,9 @@ async function listen(url: string): Promise<void> {
 	client.on('end', reconnect);
 	try {
 		await client.connect();
-		await client.query(`LISTEN ${CHANNEL}`);
+		await client.query(sql`LISTEN ${sql.id(CHANNEL)}`.compile(sharedDb(url)).sql);
 		// A pooler in transaction mode accepts LISTEN and delivers nothing: check it does.
-		await sharedPool(url).query('SELECT pg_notify($1, $2)', [CHANNEL, probe]);
+		await notify(url, probe);
 	} catch {
 		reconnect();
 		return;
@@ -251,11 +244,9 @@ async function listen(url: string): Promise<void> {
 export function announce(topic: string): void {
 	const url = postgresUrl();
 	if (!url) return;
-	sharedPool(url)
-		.query('SELECT pg_notify($1, $2)', [CHANNEL, topic])
-		.catch(() => {
-			// The database is gone: the watchers poll until it is back.
-		});
+	notify(url, topic).catch(() => {
+		// The database is gone: the watchers poll until it is back.
+	});
 }
 
 /**

@@ -52,6 +52,14 @@ function setup(after: number | null, initial: number[]) {
 		},
 		poke: () => pokes.forEach((poke) => poke()),
 		reads: () => reads,
+		/** Waits for the `: connected` comment. */
+		async connected(): Promise<void> {
+			while (!/^: connected$/m.test(text)) {
+				const { value, done } = await reader.read();
+				if (done) throw new Error('The stream ended.');
+				text += value;
+			}
+		},
 		/** The ids sent until `count` arrived. */
 		async ids(count: number): Promise<number[]> {
 			for (;;) {
@@ -109,6 +117,18 @@ describe('resumableEventStream with changes from elsewhere', () => {
 		// Recorded here (and stored) before the first read answered: it belongs to this stream.
 		s.local(2);
 		expect(await s.ids(1)).toEqual([2]);
+	});
+
+	it('says it is connected only once an item recorded elsewhere from then on will be sent', async () => {
+		const s = setup(null, [1, 2]);
+		await s.connected();
+		s.remote(3);
+		s.poke();
+		await settle();
+		await settle();
+		s.local(4);
+		expect((await s.ids(1))[0]).toBe(3);
+		expect(await s.ids(2)).toEqual([3, 4]);
 	});
 
 	it('stops listening to pokes when the browser goes away', async () => {

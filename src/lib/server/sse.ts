@@ -3,12 +3,13 @@ export const RECONNECT_MS = 1000;
 
 /**
  * A server-sent event stream. `open` starts it: it gets `send` (text in the event-stream format)
- * and returns what stops its own watching. A comment now and then keeps proxies from closing a
- * quiet stream; the browser going away (or the stream being cancelled) stops it once.
+ * and `connected`, which it calls once every item from then on will be sent (the `: connected`
+ * comment), and returns what stops its own watching. A comment now and then keeps proxies from
+ * closing a quiet stream; the browser going away (or the stream being cancelled) stops it once.
  */
 export function eventStream(
 	signal: AbortSignal,
-	open: (send: (text: string) => void) => () => void
+	open: (send: (text: string) => void, connected: () => void) => () => void
 ): Response {
 	const encoder = new TextEncoder();
 	let stop = () => {};
@@ -19,8 +20,8 @@ export function eventStream(
 				if (live) controller.enqueue(encoder.encode(text));
 			};
 			// A dropped stream is retried after a second (the browser's default is longer).
-			send(`retry: ${RECONNECT_MS}\n: connected\n\n`);
-			const unwatch = open(send);
+			send(`retry: ${RECONNECT_MS}\n\n`);
+			const unwatch = open(send, () => send(': connected\n\n'));
 			const ping = setInterval(() => send(': ping\n\n'), 25_000);
 			stop = () => {
 				if (!live) return;
@@ -79,7 +80,7 @@ export function resumableEventStream<T extends { id: number }>(
 	}
 ): Response {
 	const { type, after } = options;
-	return eventStream(signal, (send) => {
+	return eventStream(signal, (send, connected) => {
 		let lastSent = after ?? 0;
 		const sendItem = (item: T) => {
 			if (item.id <= lastSent) return;
@@ -124,9 +125,12 @@ export function resumableEventStream<T extends { id: number }>(
 				lastSent = Math.min(items[0]?.id ?? 0, ...held.map((item) => item.id - 1));
 			});
 		}
+		// Where the stream starts is known: an item recorded from now on, here or elsewhere, is
+		// sent (said before that, one recorded elsewhere meanwhile would count as before it).
 		const live = () => {
 			replaying = false;
 			for (const item of held) sendItem(item);
+			connected();
 			if (poked) catchUp();
 		};
 		if (start) {

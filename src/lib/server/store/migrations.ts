@@ -234,6 +234,24 @@ export const MIGRATIONS: readonly Migration[] = [
 				.columns(['profile_id', 'id'])
 				.execute();
 		}
+	},
+	{
+		version: 5,
+		name: 'rate-limit counters shared by the instances',
+		async up(db, dialect) {
+			// On SQLite there is one process: its limits count in memory, and no table is needed.
+			if (dialect !== 'postgres') return;
+			// The shape rate-limiter-flexible reads and writes. Instances of earlier versions made
+			// the same table themselves when they first counted: an existing one is kept with its
+			// counters.
+			await db.schema
+				.createTable('rate_limits')
+				.ifNotExists()
+				.addColumn('key', 'varchar(255)', (c) => c.primaryKey())
+				.addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+				.addColumn('expire', 'bigint')
+				.execute();
+		}
 	}
 ];
 
@@ -241,13 +259,19 @@ export const MIGRATIONS: readonly Migration[] = [
 const MIGRATION_LOCK = 7_331_017;
 
 /**
- * Applies the migrations the database has not recorded yet, in order, each in its own
- * transaction together with its record; answers how many it applied. A SQLite database made
- * before migrations were recorded (its version was `PRAGMA user_version`) is adopted: the versions
- * it already has are recorded, not re-run. On SQLite `user_version` keeps following the latest
- * version, so the file still says which schema it has.
+ * Applies the migrations (`MIGRATIONS` unless told otherwise) the database has not recorded yet,
+ * in order, each in its own transaction together with its record; answers how many it applied.
+ * One that fails is rolled back whole and left unrecorded, and its error thrown: those before it
+ * stay applied, and the next start tries it again. A SQLite database made before migrations were
+ * recorded (its version was `PRAGMA user_version`) is adopted: the versions it already has are
+ * recorded, not re-run. On SQLite `user_version` keeps following the latest version, so the file
+ * still says which schema it has.
  */
-export async function migrate(db: Kysely<Tables>, dialect: DialectName): Promise<number> {
+export async function migrate(
+	db: Kysely<Tables>,
+	dialect: DialectName,
+	migrations: readonly Migration[] = MIGRATIONS
+): Promise<number> {
 	const lock = async (trx: Kysely<Tables>) => {
 		if (dialect === 'postgres')
 			await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
@@ -267,7 +291,7 @@ export async function migrate(db: Kysely<Tables>, dialect: DialectName): Promise
 		const legacy = rows[0]?.user_version ?? 0;
 		if (recorded.length || !legacy) return;
 		const at = Date.now();
-		for (const m of MIGRATIONS.filter((m) => m.version <= legacy)) {
+		for (const m of migrations.filter((m) => m.version <= legacy)) {
 			await trx
 				.insertInto('schema_migrations')
 				.values({ version: m.version, name: m.name, applied_at: at })
@@ -275,7 +299,7 @@ export async function migrate(db: Kysely<Tables>, dialect: DialectName): Promise
 		}
 	});
 	let applied = 0;
-	for (const migration of MIGRATIONS) {
+	for (const migration of migrations) {
 		const done = await db.transaction().execute(async (trx) => {
 			await lock(trx);
 			const seen = await trx

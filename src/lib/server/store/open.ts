@@ -75,6 +75,20 @@ export interface PostgresOptions {
 }
 
 /**
+ * Gives every connection of `pool` a listener for its errors for its whole life. The pool
+ * listens only while a connection is idle: one that breaks while lent out (the server stopped
+ * with requests in flight) and between two queries would otherwise throw an unhandled error and
+ * end the process. Such an error needs nothing here: the query that was running, or the next
+ * one, fails with it (an outage, answered 503), and the pool drops the connection when it is
+ * given back.
+ */
+export function keepConnectionErrors(pool: pg.Pool): void {
+	pool.on('connect', (client) => {
+		client.on('error', () => undefined);
+	});
+}
+
+/**
  * The PostgreSQL backend: a connection pool. A connection that breaks (the server restarted)
  * is dropped and a new one opened for the next query, so the app recovers by itself.
  */
@@ -93,6 +107,7 @@ export function postgresBackend(url: string, options: PostgresOptions = {}): Bac
 	pool.on('error', (error) => {
 		(options.onIdleError ?? ((e: Error) => console.error(`PostgreSQL: ${e.message}`)))(error);
 	});
+	keepConnectionErrors(pool);
 	const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 	return {
 		dialect: 'postgres',

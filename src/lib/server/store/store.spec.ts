@@ -6,8 +6,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
-import { appliedVersions, migrate, MIGRATIONS } from './migrations';
-import { openPostgresStore, openSqliteStore, SQLITE_FILE } from './open';
+import type { Backend } from './kysely';
+import { appliedVersions, migrate, MIGRATIONS, type Migration } from './migrations';
+import {
+	openPostgresStore,
+	openSqliteStore,
+	postgresBackend,
+	SQLITE_FILE,
+	sqliteBackend
+} from './open';
 import type { Tables } from './schema';
 import type { Store } from './types';
 
@@ -17,6 +24,10 @@ import type { Store } from './types';
  */
 
 const LATEST = MIGRATIONS.at(-1)!.version;
+/** The migration that brought the rate-limit table an earlier version made itself. */
+const RATE_LIMITS = MIGRATIONS.find(
+	(m) => m.name === 'rate-limit counters shared by the instances'
+)!;
 const FIXTURE = path.resolve(import.meta.dirname, '../../../../tests/fixtures/sqlite-data-v3');
 
 /** One backend under test: a fresh database per test, and a second connection to it. */
@@ -25,6 +36,8 @@ interface Harness {
 	fresh(): Promise<void>;
 	/** A store on the current database (another connection, as another process would open). */
 	open(): Store;
+	/** The query builder's backend on the current database (another connection); close it. */
+	backend(): Backend;
 	/** Runs SQL on a separate raw connection; answers the rows. */
 	query(text: string): Promise<Record<string, unknown>[]>;
 	/** Closes the raw connections and removes the database. */
@@ -39,6 +52,7 @@ function sqliteHarness(): Harness {
 			dir = mkdtempSync(path.join(tmpdir(), 'ps-store-'));
 		},
 		open: () => openSqliteStore(dir!),
+		backend: () => sqliteBackend(dir!),
 		async query(text) {
 			raw ??= new Database(path.join(dir!, SQLITE_FILE));
 			const statement = raw.prepare(text);
@@ -80,6 +94,7 @@ function postgresHarness(): Harness {
 			url = await freshSchema();
 		},
 		open: () => openPostgresStore(url!),
+		backend: () => postgresBackend(url!),
 		async query(text) {
 			if (!raw) {
 				raw = new pg.Client({ connectionString: url });
@@ -193,6 +208,74 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 				expect(await db.query(`SELECT COUNT(*) AS n FROM ${table}`)).toEqual([
 					{ n: name === 'sqlite' ? 0 : '0' }
 				]);
+			}
+			// The shared rate-limit counters: a table on PostgreSQL only (SQLite counts in memory).
+			if (name === 'postgres') {
+				expect(await db.query('SELECT key, points, expire FROM rate_limits')).toEqual([]);
+			} else {
+				expect(await db.query("SELECT name FROM sqlite_master WHERE name = 'rate_limits'")).toEqual(
+					[]
+				);
+			}
+		});
+
+		it('roll back a migration that fails, leave it unrecorded, and apply it at the next start', async () => {
+			await profile();
+			const next = LATEST + 1;
+			let attempts = 0;
+			const labels: Migration = {
+				version: next,
+				name: 'profile labels',
+				async up(trx) {
+					attempts++;
+					await trx.schema.createTable('labels').addColumn('name', 'text').execute();
+					await trx.schema.alterTable('profiles').addColumn('label', 'text').execute();
+					await trx.updateTable('profiles').set({ label: 'first' }).execute();
+					// The first attempt fails half-way, on a statement the database refuses.
+					if (attempts === 1) {
+						await trx.schema.createTable('users').addColumn('id', 'integer').execute();
+					}
+				}
+			};
+			const backend = db.backend();
+			try {
+				await expect(migrate(backend.db, name, [...MIGRATIONS, labels])).rejects.toThrow(
+					/already exists/
+				);
+				expect(attempts).toBe(1);
+				// Nothing of it is left: no table, no column, no record, the old version.
+				await expect(db.query('SELECT name FROM labels')).rejects.toThrow(
+					/no such table|does not exist/
+				);
+				await expect(db.query('SELECT label FROM profiles')).rejects.toThrow(
+					/no such column|does not exist/
+				);
+				expect(await appliedVersions(backend.db)).toEqual(MIGRATIONS.map((m) => m.version));
+				if (name === 'sqlite') {
+					expect(await db.query('PRAGMA user_version')).toEqual([{ user_version: LATEST }]);
+				}
+				// The data and the store are as they were.
+				expect(await store.profiles.get('p1')).toMatchObject({ name: 'P', headRevision: 1 });
+
+				// The next start tries it again, and this time it is applied and recorded.
+				expect(await migrate(backend.db, name, [...MIGRATIONS, labels])).toBe(1);
+				expect(attempts).toBe(2);
+				expect(await db.query('SELECT id, label FROM profiles')).toEqual([
+					{ id: 'p1', label: 'first' }
+				]);
+				expect(await db.query('SELECT name FROM labels')).toEqual([]);
+				expect(await appliedVersions(backend.db)).toEqual([
+					...MIGRATIONS.map((m) => m.version),
+					next
+				]);
+				if (name === 'sqlite') {
+					expect(await db.query('PRAGMA user_version')).toEqual([{ user_version: next }]);
+				}
+				// And never again.
+				expect(await migrate(backend.db, name, [...MIGRATIONS, labels])).toBe(0);
+				expect(attempts).toBe(2);
+			} finally {
+				await backend.close();
 			}
 		});
 	});
@@ -627,6 +710,38 @@ describe('store on PostgreSQL, several connections', () => {
 		await other.close();
 		await store.close();
 		await db.cleanup();
+	});
+
+	it('adopt the rate-limit table an earlier version made itself, keeping its counters', async () => {
+		await db.fresh();
+		const backend = db.backend();
+		try {
+			const before = MIGRATIONS.filter((m) => m.version < RATE_LIMITS.version);
+			expect(await migrate(backend.db, 'postgres', before)).toBe(before.length);
+		} finally {
+			await backend.close();
+		}
+		// What instances of earlier versions ran when they first counted a limit.
+		await db.query(
+			`CREATE TABLE IF NOT EXISTS rate_limits (
+				key varchar(255) PRIMARY KEY,
+				points integer NOT NULL DEFAULT 0,
+				expire bigint
+			)`
+		);
+		await db.query("INSERT INTO rate_limits VALUES ('login_ip:192.0.2.1', 3, 4000000000000)");
+		store = db.open();
+		other = db.open();
+		await store.ready();
+		expect(
+			await db.query(`SELECT name FROM schema_migrations WHERE version = ${RATE_LIMITS.version}`)
+		).toEqual([{ name: RATE_LIMITS.name }]);
+		expect(await db.query('SELECT key, points, expire FROM rate_limits')).toEqual([
+			{ key: 'login_ip:192.0.2.1', points: 3, expire: '4000000000000' }
+		]);
+		// Reopened, nothing is applied again.
+		await other.ready();
+		expect(await db.query('SELECT version FROM schema_migrations')).toHaveLength(MIGRATIONS.length);
 	});
 
 	it('run once when two stores open the same new database at the same time', async () => {
