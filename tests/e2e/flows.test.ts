@@ -180,6 +180,38 @@ test.describe('flows', () => {
 		expect(overflow).toBeLessThanOrEqual(0);
 	});
 
+	test('values typed before the page can run a flow are kept, and Run waits until it can', async ({
+		page
+	}) => {
+		const verifier = await sink(page, 500, '{"message":"Try later"}', 'application/json');
+		const id = await profile(page, {
+			phoneNumberVerifier: {
+				phoneNumberVerifierUrl: `${verifier}verify`,
+				phoneNumberVerifierPostData: 'number=%phoneNumber%'
+			},
+			extSSOProv: { extSSOProvUrl: `${secure.url}/provision`, extSSOProvPostData: 'u=%username%' }
+		});
+		// The page's own script is held back, as on a slow connection, while the user types.
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route('**/_app/immutable/nodes/**', async (route) => {
+			await held;
+			await route.continue();
+		});
+		await page.goto(`/profiles/${id}/flows`, { waitUntil: 'commit' });
+		await page.getByLabel('phoneNumber', { exact: true }).fill('+14155550123');
+		await page.getByLabel('pin', { exact: true }).fill('4711');
+		const run = page.getByRole('button', { name: 'Run' });
+		await expect(run).toBeDisabled();
+		release();
+		await expect(run).toBeEnabled();
+		await run.click();
+		const result = page.getByRole('region', { name: /^Run \d+: Registration wizard/ });
+		await expect(result).toContainText('The verifier answered 500');
+		await expect(page).toHaveURL(new RegExp(`/profiles/${id}/flows`));
+		await expect(page.getByRole('alert')).toHaveCount(0);
+	});
+
 	test('contacts: 204 is success, 500 is silently ignored; a past run reopens, for viewers too', async ({
 		page,
 		browser
