@@ -12,13 +12,7 @@ import { resolveSettings } from '$lib/core/request/settings';
 import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary';
 import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
-import type { PreviewJob } from './preview-job';
-import {
-	OFF_THREAD_CHARS,
-	offThreadBuilder,
-	previewXmlReader,
-	settingsSize
-} from './preview-tools.svelte';
+import { loadedXmlReader, previewXmlReader } from './preview-tools.svelte';
 
 /** Where a service editor reads and writes its settings and values. */
 export interface SettingsSource {
@@ -116,7 +110,7 @@ export class ServiceStatuses {
 		const raw = this.#source.rawSubstitution;
 		const keys = this.#source.accountKeys;
 		// A result built before the page had its XML reader is built again once it has.
-		const xml = previewXmlReader();
+		const xml = loadedXmlReader();
 		const kept = this.#cache.get(settings);
 		if (
 			kept &&
@@ -155,29 +149,9 @@ export class ServiceEditor {
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
-	/** What the preview is built from, as plain data. */
-	readonly #job = $derived.by((): PreviewJob => ({
-		serviceId: this.service.id,
-		settings: this.source.settingsOf(this.service.id),
-		values: this.#values,
-		rawSubstitution: this.source.rawSubstitution,
-		accountKeys: this.source.accountKeys ?? []
-	}));
-
-	/** The builder that builds this preview off the main thread; null when it is built here. */
-	readonly #offThread = $derived(
-		settingsSize(this.#job.settings) > OFF_THREAD_CHARS ? offThreadBuilder() : null
+	readonly #result = $derived.by(() =>
+		buildPreview(this.service, this.source.settingsOf(this.service.id), this.#values, this.source)
 	);
-
-	/** The preview built in place, for templates of ordinary size (and where no worker runs). */
-	readonly #inPlace = $derived.by(() =>
-		this.#offThread
-			? null
-			: buildPreview(this.service, this.#job.settings, this.#job.values, this.source)
-	);
-
-	/** The last preview shown, kept while a newer one is built off the main thread. */
-	#shown: BuildResult | undefined;
 
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
@@ -216,42 +190,19 @@ export class ServiceEditor {
 		this.source.values = { ...this.source.values, [key]: value };
 	}
 
-	/**
-	 * The request(s) the caller sends for the current settings and values. For a large template
-	 * this is the newest one built off the main thread, which may be a keystroke behind while
-	 * {@link updating} says so.
-	 */
+	/** The request(s) the caller sends for the current settings and values. */
 	get result(): BuildResult {
-		const builder = this.#offThread;
-		const result =
-			this.#inPlace ??
-			(builder?.jobOf()?.serviceId === this.service.id ? builder.result : null) ??
-			// Nothing built off the main thread yet: the last preview shown, or (on a page opened
-			// on a large template) one built here once.
-			this.#shown ??
-			buildPreview(this.service, this.#job.settings, this.#job.values, this.source);
-		this.#shown = result;
-		return result;
+		return this.#result;
 	}
 
-	/** True while the preview shown is not yet the one of the current settings and values. */
+	/**
+	 * True while the preview is not yet all it will be: an XML body built before the page had its
+	 * XML reader is shown unchecked until it has.
+	 */
 	get updating(): boolean {
-		const builder = this.#offThread;
-		if (builder) return builder.updating || builder.jobOf()?.serviceId !== this.service.id;
-		// Built in place, an XML body is checked once the page has loaded the reader.
 		const xmlBody = (r: BuildResult['requests'][number]) =>
 			r.body !== null && bodyKind(r.bodyEncoding, r.contentType ?? '') === 'XML';
-		return previewXmlReader() === null && (this.#inPlace?.requests.some(xmlBody) ?? false);
-	}
-
-	/**
-	 * Asks for the preview of the current settings and values to be built off the main thread,
-	 * when the template is large enough for that; called from an effect, so it runs again on
-	 * every change.
-	 */
-	requestBuild(): void {
-		const builder = this.#offThread;
-		if (builder) builder.request($state.snapshot(this.#job) as PreviewJob);
+		return this.#result.requests.some(xmlBody) && previewXmlReader() === null;
 	}
 
 	/** The value of a setting ('' when unset). */
