@@ -19,6 +19,11 @@ beforeAll(async () => {
 afterAll(() => work.remove());
 
 /** Writes a file of the test's folder (text, or bytes as written). */
+/** A path as the program names it: relative to its working directory (the project). */
+function shown(file: string): string {
+	return path.relative(ROOT, file);
+}
+
 function file(name: string, content: string | Buffer): string {
 	const full = path.join(work.dir, name);
 	mkdirSync(path.dirname(full), { recursive: true });
@@ -112,7 +117,7 @@ describe('unreadable XML', () => {
 				const result = await run(args);
 				expect(result.code, args.join(' ')).toBe(3);
 				expect(result.stdout).toBe('');
-				expect(result.stderr, args.join(' ')).toContain(`${input}:${c.place}: `);
+				expect(result.stderr, args.join(' ')).toContain(`${shown(input)}:${c.place}: `);
 				expect(result.stderr).toMatch(c.says);
 			}
 		}
@@ -161,7 +166,7 @@ describe('unknown keys', () => {
 		expect(finding.place).toEqual({ line: 16, column: 4 });
 		const render = await run(['render', backup, '--service', 'sendMessage']);
 		expect(render.code).toBe(3);
-		expect(render.stderr).toContain(`${backup}:16:4: document.services: Unrecognized key`);
+		expect(render.stderr).toContain(`${shown(backup)}:16:4: document.services: Unrecognized key`);
 	});
 
 	it('a backup key that is no part of a backup: a warning placed on it, never dropped silently', async () => {
@@ -225,7 +230,7 @@ describe('unknown keys', () => {
 		]);
 		expect(innerRender.code).toBe(3);
 		expect(innerRender.stderr).toContain(
-			`${inner}:3:18: Not a scenario file (scenarios.0.value: unknown key "value"; the keys are "name" and "values")`
+			`${shown(inner)}:3:18: Not a scenario file (scenarios.0.value: unknown key "value"; the keys are "name" and "values")`
 		);
 	});
 
@@ -304,7 +309,7 @@ describe('scenario files', () => {
 		]);
 		expect(result.code).toBe(3);
 		expect(result.stderr).toContain(
-			`${scenarios}:3:30: Not a scenario file (scenarios.0.values.sms_to: a value is text, a list of texts`
+			`${shown(scenarios)}:3:30: Not a scenario file (scenarios.0.values.sms_to: a value is text, a list of texts`
 		);
 	});
 });
@@ -322,7 +327,7 @@ describe('directories', () => {
 			/^No profiles in this directory: expected \.xml files/
 		);
 		const text = await run(['check', dir]);
-		expect(text.stdout).toContain(dir);
+		expect(text.stdout).toContain(shown(dir));
 		expect(text.stdout).toContain('No profiles in this directory');
 	});
 

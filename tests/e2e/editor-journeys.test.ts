@@ -13,6 +13,17 @@ async function typeInto(page: Page, name: string, text: string) {
 const URL_FIELD = 'URL (genericSmsSendUrl)';
 const BODY_FIELD = 'Post data (genericSmsSendPostData)';
 
+/** Pastes `text` into the body's editor as a clipboard paste would (a large text in one go). */
+async function pasteIntoBody(page: Page, text: string) {
+	const body = page.getByRole('textbox', { name: BODY_FIELD });
+	await body.click();
+	await body.evaluate((element, value) => {
+		const data = new DataTransfer();
+		data.setData('text/plain', value);
+		element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+	}, text);
+}
+
 test.describe('editor journeys', () => {
 	test('named scenarios: two recipients give two requests, a third line a third', async ({
 		page
@@ -206,14 +217,8 @@ test.describe('editor journeys', () => {
 	test('a long body is laid out as its preview is scrolled', async ({ page }) => {
 		await page.goto('/services/sendMessage');
 		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
-		const body = page.getByRole('textbox', { name: BODY_FIELD });
-		await body.click();
 		const text = `start|${'y'.repeat(20_000)}|middle|${'z'.repeat(20_000)}|end`;
-		await body.evaluate((element, value) => {
-			const data = new DataTransfer();
-			data.setData('text/plain', value);
-			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-		}, text);
+		await pasteIntoBody(page, text);
 		const preview = page.getByRole('region', { name: 'Request preview' });
 		const shown = preview.getByLabel('Body', { exact: true });
 		await expect(preview).toContainText(`Body · ${text.length} bytes`);
@@ -234,14 +239,8 @@ test.describe('editor journeys', () => {
 	}) => {
 		await page.goto('/services/sendMessage');
 		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
-		const body = page.getByRole('textbox', { name: BODY_FIELD });
-		await body.click();
 		const text = `${'x'.repeat(70_000)}|%sms_to%|end`;
-		await body.evaluate((element, value) => {
-			const data = new DataTransfer();
-			data.setData('text/plain', value);
-			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-		}, text);
+		await pasteIntoBody(page, text);
 		const preview = page.getByRole('region', { name: 'Request preview' });
 		await expect(preview).toContainText('Body · 70019 bytes');
 		await expect(preview).toContainText('Showing the first 64 K characters; 4483 more are sent.');
@@ -259,16 +258,10 @@ test.describe('editor journeys', () => {
 		await page.goto('/services/sendMessage');
 		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
 		await page.getByLabel('Content type genericSmsSendContentType').fill('application/json');
-		const body = page.getByRole('textbox', { name: BODY_FIELD });
-		await body.click();
 		// About 300 KB of JSON with two values per line.
 		const line = '{"to":"%sms_to%","text":"%sms_body%","pad":"0123456789abcdefghij"}';
 		const text = `[{"note":"start"},\n${Array(4600).fill(line).join(',\n')}]`;
-		await body.evaluate((element, value) => {
-			const data = new DataTransfer();
-			data.setData('text/plain', value);
-			element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-		}, text);
+		await pasteIntoBody(page, text);
 		const preview = page.getByRole('region', { name: 'Request preview' });
 		const shown = preview.getByLabel('Body', { exact: true });
 		await expect(shown).toContainText('{"note":"start"}');

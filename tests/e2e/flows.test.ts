@@ -67,6 +67,18 @@ test.describe('flows', () => {
 		await secure.stop();
 	});
 
+	/** A profile whose Phone Number Verifier (an echo sink) answers 500 with a message. */
+	async function refusedByVerifier(page: Page): Promise<string> {
+		const verifier = await sink(page, 500, '{"message":"Try later"}', 'application/json');
+		return profile(page, {
+			phoneNumberVerifier: {
+				phoneNumberVerifierUrl: `${verifier}verify`,
+				phoneNumberVerifierPostData: 'number=%phoneNumber%'
+			},
+			extSSOProv: { extSSOProvUrl: `${secure.url}/provision`, extSSOProvPostData: 'u=%username%' }
+		});
+	}
+
 	test('registration: the verifier answers 200 with key/values, page 2 sends the PIN, the provisioning answer is read', async ({
 		page
 	}) => {
@@ -148,14 +160,7 @@ test.describe('flows', () => {
 	test('registration: a verifier answering 500 with a message keeps the wizard on page 1 with it', async ({
 		page
 	}) => {
-		const verifier = await sink(page, 500, '{"message":"Try later"}', 'application/json');
-		const id = await profile(page, {
-			phoneNumberVerifier: {
-				phoneNumberVerifierUrl: `${verifier}verify`,
-				phoneNumberVerifierPostData: 'number=%phoneNumber%'
-			},
-			extSSOProv: { extSSOProvUrl: `${secure.url}/provision`, extSSOProvPostData: 'u=%username%' }
-		});
+		const id = await refusedByVerifier(page);
 		const before = secure.requests.length;
 		await page.goto(`/profiles/${id}/flows`);
 		await page.getByLabel('phoneNumber', { exact: true }).fill('+14155550123');
@@ -183,14 +188,7 @@ test.describe('flows', () => {
 	test('values typed before the page can run a flow are kept, and Run waits until it can', async ({
 		page
 	}) => {
-		const verifier = await sink(page, 500, '{"message":"Try later"}', 'application/json');
-		const id = await profile(page, {
-			phoneNumberVerifier: {
-				phoneNumberVerifierUrl: `${verifier}verify`,
-				phoneNumberVerifierPostData: 'number=%phoneNumber%'
-			},
-			extSSOProv: { extSSOProvUrl: `${secure.url}/provision`, extSSOProvPostData: 'u=%username%' }
-		});
+		const id = await refusedByVerifier(page);
 		// The page's own script is held back, as on a slow connection, while the user types.
 		let release = () => {};
 		const held = new Promise<void>((resolve) => (release = resolve));
