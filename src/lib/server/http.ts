@@ -1,6 +1,6 @@
 import { json, type RequestEvent } from '@sveltejs/kit';
 import type { z } from 'zod';
-import { invalidUtf8 } from '$lib/core/xml/decode';
+import { invalidUtf8 } from '$lib/core/format/bytes';
 
 /** JSON endpoint helpers: typed bodies, and errors in one shape. */
 
