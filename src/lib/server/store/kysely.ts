@@ -252,9 +252,10 @@ export function kyselyStore(backend: Backend): Store {
 
 	/**
 	 * The queries every request makes (its session or token, its user, a profile and revision)
-	 * are built and compiled once, then run with new parameters: building and compiling costs
-	 * more than SQLite running them. `params` are the query's parameters in the order the built
-	 * query has them (checked when it is compiled).
+	 * and a test call's writes are built and compiled once, then run with new parameters:
+	 * building and compiling costs more than SQLite running them. `params` are the query's
+	 * parameters in the order the built query has them (checked when it is compiled); none is
+	 * undefined, which the builder would have left out of the query.
 	 */
 	const compiled = new Map<string, CompiledQuery>();
 	async function first<R>(
@@ -263,6 +264,7 @@ export function kyselyStore(backend: Backend): Store {
 		params: unknown[],
 		build: () => Compilable<R>
 	): Promise<R | undefined> {
+		if (params.includes(undefined)) throw new Error(`The query "${key}" lacks a parameter.`);
 		let query = compiled.get(key);
 		if (!query) {
 			query = build().compile();
@@ -593,41 +595,49 @@ export function kyselyStore(backend: Backend): Store {
 		testCalls: {
 			async add(row, audit = []) {
 				return backend.relaxed(async (trx) => {
-					const inserted = await trx
-						.insertInto('test_calls')
-						.values({
-							user_id: row.userId,
-							service: row.service,
-							profile_id: row.profileId,
-							scenario: row.scenario,
-							at: row.at,
-							summary: row.summary,
-							record: row.record
-						})
-						.returningAll()
-						.executeTakeFirstOrThrow();
-					if (audit.length) await trx.insertInto('audit_log').values(audit.map(auditRow)).execute();
-					return testCall(inserted);
+					const values = {
+						user_id: row.userId,
+						service: row.service,
+						profile_id: row.profileId,
+						scenario: row.scenario,
+						at: row.at,
+						summary: row.summary,
+						record: row.record
+					};
+					// Compiled once (see `first`): a test call's write is on the way to its answer.
+					const inserted = await first(trx, 'test_call', Object.values(values), () =>
+						trx.insertInto('test_calls').values(values).returning('id')
+					);
+					if (!inserted) throw new Error('The test call was not stored.');
+					for (const entry of audit) {
+						const values = auditRow(entry);
+						await first(trx, 'audit', Object.values(values), () =>
+							trx.insertInto('audit_log').values(values)
+						);
+					}
+					return num(inserted.id);
 				});
 			},
 			async trim(userId, service, keep) {
+				const params = [userId, service, userId, service, 1, keep];
 				await backend.relaxed((trx) =>
-					trx
-						.deleteFrom('test_calls')
-						.where('user_id', '=', userId)
-						.where('service', '=', service)
-						// The newest call past those kept, found on the index; none: nothing to remove.
-						.where('id', '<=', (eb) =>
-							eb
-								.selectFrom('test_calls')
-								.select('id')
-								.where('user_id', '=', userId)
-								.where('service', '=', service)
-								.orderBy('id', 'desc')
-								.limit(1)
-								.offset(keep)
-						)
-						.execute()
+					first(trx, 'test_call.trim', params, () =>
+						trx
+							.deleteFrom('test_calls')
+							.where('user_id', '=', userId)
+							.where('service', '=', service)
+							// The newest call past those kept, found on the index; none: nothing to remove.
+							.where('id', '<=', (eb) =>
+								eb
+									.selectFrom('test_calls')
+									.select('id')
+									.where('user_id', '=', userId)
+									.where('service', '=', service)
+									.orderBy('id', 'desc')
+									.limit(1)
+									.offset(keep)
+							)
+					)
 				);
 			},
 			async list(userId, service, profileId, limit) {

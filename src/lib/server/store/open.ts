@@ -53,11 +53,13 @@ export function sqliteBackend(dataDir: string): Backend {
 		// throughout, so no other query runs relaxed.
 		relaxed: (write) =>
 			db.connection().execute(async (conn) => {
-				raw.pragma('synchronous = NORMAL');
+				// `exec`, not `pragma`: SQLite applies this pragma when it is prepared, and `pragma`
+				// would also make a statement object for it, twice per write.
+				raw.exec('PRAGMA synchronous = NORMAL');
 				try {
 					return await conn.transaction().execute(write);
 				} finally {
-					raw.pragma('synchronous = FULL');
+					raw.exec('PRAGMA synchronous = FULL');
 				}
 			}),
 		close: () => db.destroy()

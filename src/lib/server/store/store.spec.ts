@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -539,7 +539,7 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			await store.testCalls.trim(a.id, 'sendMessage', 2);
 			const kept = await store.testCalls.list(a.id, 'sendMessage', null, 10);
 			expect(kept.map((r) => r.at)).toEqual([4, 3]);
-			expect(await store.testCalls.get(first.id, a.id)).toBeUndefined();
+			expect(await store.testCalls.get(first, a.id)).toBeUndefined();
 			expect((await store.testCalls.list(a.id, 'showUser', null, 10)).map((r) => r.at)).toEqual([
 				5
 			]);
@@ -601,6 +601,27 @@ describe('SQLite specifics', () => {
 			expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
 		} finally {
 			raw.close();
+		}
+	});
+
+	it('write relaxed writes with synchronous = NORMAL, and everything else with FULL', async () => {
+		const backend = sqliteBackend(dir);
+		const level = async (q: Kysely<Tables>) =>
+			(await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(q)).rows[0].synchronous;
+		try {
+			expect(await level(backend.db)).toBe(2);
+			for (let i = 0; i < 3; i++) {
+				expect(await backend.relaxed((trx) => level(trx))).toBe(1);
+				expect(await level(backend.db)).toBe(2);
+			}
+			await expect(
+				backend.relaxed(async () => {
+					throw new Error('refused');
+				})
+			).rejects.toThrow('refused');
+			expect(await level(backend.db)).toBe(2);
+		} finally {
+			await backend.close();
 		}
 	});
 

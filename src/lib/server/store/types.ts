@@ -239,9 +239,9 @@ export interface Store {
 	testCalls: {
 		/**
 		 * Adds a call with the audit entries of its requests, in one write: the call is answered
-		 * after it, and the trim ({@link trim}) after the answer.
+		 * after it, and the trim ({@link trim}) after the answer. Returns the call's id.
 		 */
-		add(row: Omit<TestCallRow, 'id'>, audit?: Omit<AuditEntry, 'id'>[]): Promise<TestCallRow>;
+		add(row: Omit<TestCallRow, 'id'>, audit?: Omit<AuditEntry, 'id'>[]): Promise<number>;
 		/** Keeps only the newest `keep` calls of that user and service. */
 		trim(userId: number, service: string, keep: number): Promise<void>;
 		/** A user's calls of one service (and profile, when given), newest first, without records. */

@@ -70,7 +70,7 @@ export async function keepInHistory(
 		audits
 	);
 	try {
-		return (await add).id;
+		return await add;
 	} catch (error) {
 		await writeAudits(ctx, audits);
 		throw error;
