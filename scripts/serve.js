@@ -18,6 +18,9 @@ const { handler } = await import('../build/handler.js');
 // The push sandboxes' gateway, served without the kit's request handling (see
 // src/lib/server/push-gateway-direct.ts); the built server installs it when it starts.
 const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
+// `POST /api/test-calls`, served without the kit's request handling when it is an ordinary call
+// (see src/lib/server/direct-api.ts); everything else it hands to the kit unread.
+const directApi = globalThis[Symbol.for('provisioning-studio.direct-api')];
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
@@ -42,10 +45,15 @@ const server = http.createServer((req, res) => {
 	if (pushGateway && req.url?.startsWith('/sandbox/')) return pushGateway(req, res);
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
 	admitSinkRequest(req);
-	handler(req, res, () => {
-		res.statusCode = 404;
-		res.end('Not found');
-	});
+	const kit = () =>
+		handler(req, res, () => {
+			res.statusCode = 404;
+			res.end('Not found');
+		});
+	if (directApi && req.method === 'POST' && req.url === '/api/test-calls') {
+		return directApi(req, res, kit);
+	}
+	kit();
 });
 
 server.listen(port, host, () => {

@@ -2,10 +2,12 @@ import { json, type Handle, type HandleServerError, type ServerInit } from '@sve
 import { sequence } from '@sveltejs/kit/hooks';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
-import { SESSION_COOKIE, userFromApiToken, userFromSession } from '$lib/server/auth/session';
+import { crossSiteProblem, requestUser } from '$lib/server/auth/request';
+import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { startLiveUpdates } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
 import { errorPage } from '$lib/server/error-page';
+import { installDirectApi } from '$lib/server/direct-api';
 import { installDirectGateway } from '$lib/server/push-gateway-direct';
 import { applySecurityHeaders } from '$lib/server/security-headers';
 import { startUp } from '$lib/server/startup';
@@ -19,6 +21,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server
 export const init: ServerInit = async () => {
 	const ctx = serverContext();
 	installDirectGateway();
+	installDirectApi();
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await startUp(async () => {
 		await ensureFirstAdmin(ctx);
@@ -92,24 +95,6 @@ function apiError(status: number, code: string, message: string): Response {
 	return json({ error: { code, message } }, { status });
 }
 
-/** A cookie-authenticated write must come from our own pages, as JSON (no CSRF by forms). */
-function crossSiteProblem(request: Request, url: URL): string | null {
-	if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return null;
-	const origin = request.headers.get('origin');
-	const site = request.headers.get('sec-fetch-site');
-	if (origin ? origin !== url.origin : site !== 'same-origin') {
-		return 'Writes with a session cookie must come from this app (same Origin).';
-	}
-	const type = request.headers.get('content-type') ?? '';
-	const hasBody = request.headers.get('content-length') !== '0' && request.method !== 'DELETE';
-	// XML, like JSON, cannot be sent cross-site by a form: the import endpoint reads it.
-	const xml = routedPath(url.pathname) === '/api/import' && /^(application|text)\/xml\s*(;|$)/i;
-	if (hasBody && !/^application\/json\s*(;|$)/i.test(type) && !(xml && xml.test(type))) {
-		return 'Send the request body as application/json.';
-	}
-	return null;
-}
-
 /** The path of a same-origin URL (a Referer), else `/`. */
 function sameSitePath(target: string, url: URL): string {
 	try {
@@ -160,14 +145,11 @@ const authenticate: Handle = async ({ event, resolve }) => {
 		event.locals.user = null;
 		return resolve(event);
 	}
-	const ctx = serverContext();
-	const bearer = /^Bearer\s+(\S+)$/i.exec(event.request.headers.get('authorization') ?? '');
-	const cookie = event.cookies.get(SESSION_COOKIE);
-	event.locals.user = bearer
-		? await userFromApiToken(ctx, bearer[1])
-		: cookie
-			? await userFromSession(ctx, cookie)
-			: null;
+	event.locals.user = await requestUser(
+		serverContext(),
+		event.request.headers.get('authorization'),
+		event.cookies.get(SESSION_COOKIE)
+	);
 	const { pathname } = event.url;
 	const isApi = routedPath(pathname).startsWith('/api/');
 	const access = requiredAccess(event.request.method, pathname);
@@ -190,7 +172,9 @@ const authenticate: Handle = async ({ event, resolve }) => {
 		return refusedPage(event, access);
 	}
 	if (isApi && user?.via !== 'token') {
-		const problem = crossSiteProblem(event.request, event.url);
+		const { request, url } = event;
+		const header = (name: string) => request.headers.get(name);
+		const problem = crossSiteProblem(request.method, url.pathname, header, url.origin);
 		if (problem) return apiError(403, 'cross_site', problem);
 	}
 	return resolve(event);

@@ -13,10 +13,7 @@ export interface ApiIssue {
 
 /** A 400 answer listing what is wrong with the input. */
 export function badRequest(issues: ApiIssue[]): Response {
-	return json(
-		{ error: { code: 'invalid_input', message: issues[0]?.message ?? 'Invalid input.' }, issues },
-		{ status: 400 }
-	);
+	return json(badRequestBody(issues), { status: 400 });
 }
 
 /** An error answer with a stable code. */
@@ -29,19 +26,24 @@ export function apiError(
 	return json({ error: { code, message }, ...extra }, { status });
 }
 
-/** Reads a JSON body and validates it; a Response to return when it is not acceptable. */
-export async function readJson<S extends z.ZodType>(
-	event: RequestEvent,
+/** What is wrong with a request body, or its value once read and validated. */
+export type ParsedBody<T> = { ok: true; data: T } | { ok: false; issues: ApiIssue[] };
+
+/**
+ * Reads a JSON body's bytes and validates them: the kit's endpoints through {@link readJson},
+ * the test-call endpoint served before the kit (`direct-api.ts`) directly.
+ */
+export function parseJsonBody<S extends z.ZodType>(
+	bytes: Uint8Array,
 	schema: S
-): Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+): ParsedBody<z.infer<S>> {
 	const refused = (message: string) => ({
 		ok: false as const,
-		response: badRequest([{ code: 'invalid_json', path: [], message }])
+		issues: [{ code: 'invalid_json', path: [], message }]
 	});
 	let body: unknown;
 	try {
 		// JSON is UTF-8: bytes that are not are refused, never read as replacement characters.
-		const bytes = new Uint8Array(await event.request.arrayBuffer());
 		let text: string;
 		try {
 			text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -59,7 +61,35 @@ export async function readJson<S extends z.ZodType>(
 		path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
 		message: i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message
 	}));
-	return { ok: false, response: badRequest(issues) };
+	return { ok: false, issues };
+}
+
+/** The body of a 400 answer listing what is wrong with the input. */
+export function badRequestBody(issues: ApiIssue[]) {
+	return {
+		error: { code: 'invalid_input', message: issues[0]?.message ?? 'Invalid input.' },
+		issues
+	};
+}
+
+/** Reads a JSON body and validates it; a Response to return when it is not acceptable. */
+export async function readJson<S extends z.ZodType>(
+	event: RequestEvent,
+	schema: S
+): Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+	let bytes: Uint8Array;
+	try {
+		bytes = new Uint8Array(await event.request.arrayBuffer());
+	} catch {
+		return {
+			ok: false,
+			response: badRequest([
+				{ code: 'invalid_json', path: [], message: 'The body is not valid JSON.' }
+			])
+		};
+	}
+	const parsed = parseJsonBody(bytes, schema);
+	return parsed.ok ? parsed : { ok: false, response: badRequest(parsed.issues) };
 }
 
 /** The client's address, for audit and rate limits. */

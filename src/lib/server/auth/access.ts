@@ -3,7 +3,8 @@ import { ROLES, type Role } from '../store/types';
 /**
  * Who may do what, as one table: every request is matched against these rules in order and
  * needs the role of the first rule that matches. Enforced in `hooks.server.ts`, so no page,
- * form action or endpoint can forget it.
+ * form action or endpoint can forget it (and, with the same functions, by the test-call endpoint
+ * the start script serves before the kit, `direct-api.ts`).
  */
 
 /** `public`: no session needed; `user`: any signed-in user; else the least role needed. */

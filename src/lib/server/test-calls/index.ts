@@ -20,3 +20,4 @@ export {
 	type HistoryEntry
 } from './history';
 export type { ResponseEnvelope } from './envelope';
+export { answerTestCall, type Caller, type JsonAnswer } from './answer';
