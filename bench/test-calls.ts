@@ -1,16 +1,19 @@
 import autocannon from 'autocannon';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from 'undici';
 import { startApp } from './app';
 
 /**
- * Test-call overhead: the same loopback upstream called directly (a new connection per call, as
- * a test call opens one) and through `POST /api/test-calls` (keep-alive to the app, as a browser
- * has), interleaved in one run; then 50 concurrent callers in two rounds of 10 s, with the
- * server's RSS before and after each.
+ * Test-call overhead: the same loopback upstream called directly with undici (a new connection
+ * per call, as a test call opens one) and through `POST /api/test-calls` (undici too, keep-alive
+ * to the app, as a browser has), interleaved call by call in one run after a warm-up; then 50
+ * concurrent callers in two rounds of 10 s, with the server's RSS before and after each.
  */
 
-const RUNS = 1000;
+/** Pairs of calls before the measured ones: a server that has just started is still compiling. */
+const WARM_UP = 500;
+const RUNS = 2000;
 const CONNECTIONS = 50;
 const DURATION = 10;
 
@@ -18,19 +21,16 @@ function percentile(sorted: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-function timed(options: http.RequestOptions, body?: string): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const t0 = performance.now();
-		const req = http.request(options, (res) => {
-			res.resume();
-			res.on('end', () => {
-				if ((res.statusCode ?? 0) >= 300) reject(new Error(`status ${res.statusCode}`));
-				else resolve(performance.now() - t0);
-			});
-		});
-		req.on('error', reject);
-		req.end(body);
-	});
+/** The time `request` takes until its answer's body is read; a status of 300 or more throws. */
+async function timed(
+	request: () => Promise<{ statusCode: number; body: { text(): Promise<string> } }>
+): Promise<number> {
+	const t0 = performance.now();
+	const answer = await request();
+	await answer.body.text();
+	const ms = performance.now() - t0;
+	if (answer.statusCode >= 300) throw new Error(`status ${answer.statusCode}`);
+	return ms;
 }
 
 /** Runs the benchmark and returns its table rows. */
@@ -60,36 +60,40 @@ export async function benchTestCalls(): Promise<string[][]> {
 			settings: { genericSmsSendUrl: `http://127.0.0.1:${port}/send?to=%sms_to%` },
 			values: { sms_to: '+14155550123' }
 		});
-		const appUrl = new URL(app.base);
-		const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		const toApp = new Client(app.base, { pipelining: 1 });
 		const viaApp = () =>
-			timed(
-				{
-					host: appUrl.hostname,
-					port: appUrl.port,
-					path: '/api/test-calls',
-					method: 'POST',
-					headers,
-					agent: keepAlive
-				},
-				body
-			);
-		const direct = () =>
-			timed({ host: '127.0.0.1', port, path: '/send?to=%2B14155550123', agent: false });
+			timed(() => toApp.request({ method: 'POST', path: '/api/test-calls', headers, body }));
+		// The same endpoint through the kit's request handling: the start script serves only the
+		// path as written before the kit, and the kit's router decodes `%73` to `s`.
+		const viaKit = () =>
+			timed(() => toApp.request({ method: 'POST', path: '/api/test-call%73', headers, body }));
+		// A new client per call, closed once the answer is read: a new connection, as a test call's.
+		const direct = async () => {
+			const t0 = performance.now();
+			const client = new Client(`http://127.0.0.1:${port}`, { pipelining: 1 });
+			try {
+				await timed(() => client.request({ method: 'GET', path: '/send?to=%2B14155550123' }));
+				return performance.now() - t0;
+			} finally {
+				void client.close();
+			}
+		};
 
-		for (let i = 0; i < 50; i++) {
+		for (let i = 0; i < WARM_UP; i++) {
 			await direct();
 			await viaApp();
+			await viaKit();
 		}
 		const a: number[] = [];
 		const d: number[] = [];
+		const k: number[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			d.push(await direct());
 			a.push(await viaApp());
+			k.push(await viaKit());
 		}
-		a.sort((x, y) => x - y);
-		d.sort((x, y) => x - y);
-		keepAlive.destroy();
+		for (const list of [a, d, k]) list.sort((x, y) => x - y);
+		await toApp.close();
 
 		// Two rounds: growth in the first is the heap settling; stable means the second adds little.
 		const rssBefore = app.rss();
@@ -122,7 +126,7 @@ export async function benchTestCalls(): Promise<string[][]> {
 		const f = (n: number) => `${n.toFixed(2)} ms`;
 		return [
 			[
-				'direct to the upstream (new connection)',
+				'direct to the upstream with undici (new connection)',
 				f(percentile(d, 50)),
 				f(percentile(d, 99)),
 				'',
@@ -140,7 +144,14 @@ export async function benchTestCalls(): Promise<string[][]> {
 				f(percentile(a, 50) - percentile(d, 50)),
 				f(percentile(a, 99) - percentile(d, 99)),
 				'',
-				''
+				`p50 ${(percentile(a, 50) / percentile(d, 50)).toFixed(1)}× the direct request`
+			],
+			[
+				"the same through the kit's request handling (added)",
+				`${f(percentile(k, 50))} (+${f(percentile(k, 50) - percentile(d, 50))})`,
+				`${f(percentile(k, 99))} (+${f(percentile(k, 99) - percentile(d, 99))})`,
+				'',
+				String(RUNS)
 			],
 			[
 				`${CONNECTIONS} concurrent callers, ${DURATION} s`,

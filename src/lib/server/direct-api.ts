@@ -78,13 +78,24 @@ export function requestOrigin(req: IncomingMessage): string | null {
 	return originOf(`${scheme}://${host}`);
 }
 
+/** The last few origins worked out: a server is reached under one or two names. */
+const origins = new Map<string, string | null>();
+
 function originOf(url: string): string | null {
+	let origin = origins.get(url);
+	if (origin !== undefined) return origin;
 	try {
-		return new URL(url).origin;
+		origin = new URL(url).origin;
 	} catch {
-		return null;
+		origin = null;
 	}
+	if (origins.size >= 16) origins.clear();
+	origins.set(url, origin);
+	return origin;
 }
+
+/** The body size limit, read once (the adapter reads it once too). */
+let limit: number | undefined;
 
 async function serve(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
 	const header = (name: string) => {
@@ -96,7 +107,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 		!JSON_TYPE.test(header('content-type') ?? '') ||
 		length === null ||
 		!/^\d+$/.test(length) ||
-		Number(length) > bodySizeLimit() ||
+		Number(length) > (limit ??= bodySizeLimit()) ||
 		req.headers['transfer-encoding'] !== undefined
 	) {
 		return next();
