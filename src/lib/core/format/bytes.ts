@@ -13,23 +13,79 @@ const WIDE = /[\u0080-\uffff]+/g;
 
 /**
  * The UTF-8 length of a text in bytes (a lone surrogate counts as U+FFFD, 3 bytes, as it is
- * sent): one byte a character, plus what the runs of other characters add, encoded natively
- * into one buffer kept between calls. A megabyte of ASCII is one scan, allocating nothing.
+ * sent). A long text that differs from the last one counted in one stretch (a key typed into a
+ * body: the expanded body changes where the key went) is counted from that one: only the
+ * stretch that differs is read in each, past their common start and end.
  */
 export function utf8Length(text: string): number {
 	if (text === known.text) return known.bytes;
+	const before = known.text;
+	let bytes: number;
+	if (text.length >= EDIT_MIN && before.length >= EDIT_MIN) {
+		const [start, end] = sameEnds(before, text);
+		bytes =
+			known.bytes -
+			countBytes(before.slice(start, before.length - end)) +
+			countBytes(text.slice(start, text.length - end));
+	} else {
+		bytes = countBytes(text);
+	}
+	known = { text, bytes };
+	return bytes;
+}
+
+/** Below this length a text is counted whole: the comparison would not pay. */
+const EDIT_MIN = 16_384;
+
+/** The last text counted, and its count: a preview may ask again for the same body. */
+let known = { text: '', bytes: 0 };
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * How many characters two texts share at their start and at their end (not overlapping), cut
+ * so that no surrogate pair is split: how a surrogate counts depends on its neighbour.
+ */
+function sameEnds(a: string, b: string): [number, number] {
+	const most = Math.min(a.length, b.length);
+	// Compared a block at a time natively, then a character at a time in the block that differs.
+	let start = 0;
+	while (start + BLOCK <= most && a.slice(start, start + BLOCK) === b.slice(start, start + BLOCK)) {
+		start += BLOCK;
+	}
+	while (start < most && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+	const room = most - start;
+	let end = 0;
+	while (
+		end + BLOCK <= room &&
+		a.slice(a.length - end - BLOCK, a.length - end) ===
+			b.slice(b.length - end - BLOCK, b.length - end)
+	) {
+		end += BLOCK;
+	}
+	while (end < room && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+	if (start > 0 && isHigh(a.charCodeAt(start - 1))) start--;
+	if (end > 0 && isLow(a.charCodeAt(a.length - end))) end--;
+	return [start, end];
+}
+
+/** Characters compared at once, natively, while two texts are the same. */
+const BLOCK = 1024;
+
+/**
+ * One byte a character, plus what the runs of other characters add, encoded natively into one
+ * buffer kept between calls. A megabyte of ASCII is one scan, allocating nothing.
+ */
+function countBytes(text: string): number {
 	let bytes = text.length;
 	for (const [run] of text.matchAll(WIDE)) {
 		const needed = run.length * 3;
 		if (scratch.length < needed) scratch = new Uint8Array(Math.max(needed, scratch.length * 2));
 		bytes += encoder.encodeInto(run, scratch).written - run.length;
 	}
-	known = { text, bytes };
 	return bytes;
 }
-
-/** The last text counted, and its count: a preview may ask again for the same body. */
-let known = { text: '', bytes: 0 };
 
 /** The offset of the first byte that is not well-formed UTF-8, or -1. */
 function firstInvalidByte(bytes: Uint8Array): number {
