@@ -98,8 +98,7 @@ export default defineConfig(
 	{
 		// One module opens network connections, with every outbound control: nothing else may.
 		files: ['src/**/*.ts', 'src/**/*.js', 'src/**/*.svelte'],
-		// Tests of server modules start real local servers on port 0 and call them.
-		ignores: ['src/lib/core/**', 'src/lib/server/outbound/**', 'src/lib/server/**/*.spec.ts'],
+		ignores: ['src/lib/core/**', 'src/lib/server/outbound/**'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
@@ -120,7 +119,7 @@ export default defineConfig(
 			'src/routes/**/*.server.ts',
 			'src/hooks.server.ts'
 		],
-		ignores: ['src/lib/server/outbound/**', 'src/lib/server/**/*.spec.ts'],
+		ignores: ['src/lib/server/outbound/**'],
 		rules: {
 			'no-restricted-globals': [
 				'error',

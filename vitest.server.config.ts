@@ -1,11 +1,14 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
  * Tests of the real built server (`node scripts/serve.js` on an ephemeral port with a fresh
  * DATA_DIR), run after `vite build`, each file starting the servers it needs; and of the real
- * command-line program (tests/cli), which each file builds with the project's script.
+ * command-line program (tests/cli), which each file builds with the project's script. A few
+ * files run a server module itself in the test's process (`$lib` resolves as in the app).
  */
 export default defineConfig({
+	resolve: { alias: { $lib: path.resolve(import.meta.dirname, 'src/lib') } },
 	test: {
 		include: ['tests/server/**/*.spec.ts', 'tests/cli/**/*.spec.ts'],
 		environment: 'node',

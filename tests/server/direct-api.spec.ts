@@ -4,29 +4,38 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from './api-tokens';
-import { sessionCookie } from './auth/request';
-import { startSession, type AuthUser } from './auth/session';
-import { serverContext } from './context';
-import { bodySizeLimit, directApi, requestOrigin } from './direct-api';
+import { createToken } from '$lib/server/api-tokens';
+import { sessionCookie } from '$lib/server/auth/request';
+import { startSession, type AuthUser } from '$lib/server/auth/session';
+import { serverContext } from '$lib/server/context';
+import { bodySizeLimit, directApi, requestOrigin } from '$lib/server/direct-api';
 
 /**
- * The test-call endpoint served before the kit, on a real server on port 0 whose `next` stands
- * for the kit: it reads the body and answers 599 with its length, so a test sees both that a
+ * The handler of the test-call endpoint served before the kit, in this process, on a real
+ * server on port 0 whose `next` stands for the kit: it reads the body and answers 599 with its length, so a test sees both that a
  * request was handed on and that it was handed on unread. The store is SQLite in a temporary
  * directory; the calls go to a real local upstream.
  */
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'direct-api-'));
-Object.assign(process.env, {
+const ENV = {
 	DATA_DIR: dataDir,
 	DATABASE_URL: '',
 	OUTBOUND_ALLOW: '127.0.0.1/32',
 	OUTBOUND_PORTS: '1024-65535',
 	PROTOCOL_HEADER: 'x-forwarded-proto',
-	BODY_SIZE_LIMIT: '4K'
-});
-delete process.env.ORIGIN;
+	BODY_SIZE_LIMIT: '4K',
+	ORIGIN: undefined
+};
+/** The environment as it was, given back when the file ends. */
+const saved = Object.fromEntries(Object.keys(ENV).map((name) => [name, process.env[name]]));
+function setEnv(values: Record<string, string | undefined>) {
+	for (const [name, value] of Object.entries(values)) {
+		if (value === undefined) delete process.env[name];
+		else process.env[name] = value;
+	}
+}
+setEnv(ENV);
 
 let app: http.Server;
 let base: string;
@@ -81,6 +90,7 @@ afterAll(async () => {
 	await new Promise((resolve) => upstream.close(resolve));
 	await serverContext().store.close();
 	rmSync(dataDir, { recursive: true, force: true });
+	setEnv(saved);
 });
 
 const callBody = () =>
