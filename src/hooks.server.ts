@@ -6,6 +6,7 @@ import { crossSiteProblem, requestUser } from '$lib/server/auth/request';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { startLiveUpdates } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
+import { API_OUTAGE, apiError } from '$lib/server/http';
 import { errorPage } from '$lib/server/error-page';
 import { installDirectApi } from '$lib/server/direct-api';
 import { installDirectGateway } from '$lib/server/push-gateway-direct';
@@ -90,10 +91,6 @@ const crossSiteForms: Handle = async ({ event, resolve }) => {
 	}
 	return new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } });
 };
-
-function apiError(status: number, code: string, message: string): Response {
-	return json({ error: { code, message } }, { status });
-}
 
 /** The path of a same-origin URL (a Referer), else `/`. */
 function sameSitePath(target: string, url: URL): string {
@@ -195,15 +192,12 @@ const databaseOutage: Handle = async ({ event, resolve }) => {
 	} catch (error) {
 		if (!isDatabaseUnavailable(error)) throw error;
 		console.error(`The database does not answer (${event.request.method} ${event.url.pathname}).`);
-		const headers = { 'Retry-After': '5' };
 		if (routedPath(event.url.pathname).startsWith('/api/')) {
-			const body = {
-				error: { code: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE }
-			};
-			return json(body, { status: 503, headers });
+			const { status, body, headers } = API_OUTAGE;
+			return json(body, { status, headers });
 		}
 		const page = errorPage(503, DATABASE_UNAVAILABLE_MESSAGE);
-		page.headers.set('Retry-After', '5');
+		page.headers.set('Retry-After', API_OUTAGE.headers['Retry-After']);
 		return page;
 	}
 };

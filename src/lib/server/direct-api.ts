@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allows, requiredAccess } from './auth/access';
 import { crossSiteProblem, requestUser, sessionCookie } from './auth/request';
 import { serverContext } from './context';
-import { badRequestBody, parseJsonBody } from './http';
-import { clientAddress, nodeBody } from './node-request';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './store/errors';
+import { API_OUTAGE, badRequestBody, parseJsonBody } from './http';
+import { clientAddress, headerOf, nodeBody } from './node-request';
+import { isDatabaseUnavailable } from './store/errors';
 import { answerTestCall, TestCallInputSchema, type JsonAnswer } from './test-calls';
 
 /**
@@ -98,10 +98,7 @@ function originOf(url: string): string | null {
 let limit: number | undefined;
 
 async function serve(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
-	const header = (name: string) => {
-		const value = req.headers[name];
-		return typeof value === 'string' ? value : null;
-	};
+	const header = headerOf(req);
 	const length = header('content-length');
 	if (
 		!JSON_TYPE.test(header('content-type') ?? '') ||
@@ -142,20 +139,19 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 }
 
 /** What the hooks answer when an endpoint fails: 503 while the database is gone, else 500. */
-function failed(error: unknown): JsonAnswer & { headers?: Record<string, string> } {
+function failed(error: unknown): JsonAnswer & { headers?: Readonly<Record<string, string>> } {
 	if (isDatabaseUnavailable(error)) {
 		console.error(`The database does not answer (POST ${DIRECT_PATH}).`);
-		return {
-			status: 503,
-			body: { error: { code: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE } },
-			headers: { 'retry-after': '5' }
-		};
+		return API_OUTAGE;
 	}
 	console.error(error);
 	return { status: 500, body: { message: 'Internal Error' } };
 }
 
-function send(res: ServerResponse, answer: JsonAnswer & { headers?: Record<string, string> }) {
+function send(
+	res: ServerResponse,
+	answer: JsonAnswer & { headers?: Readonly<Record<string, string>> }
+) {
 	if (res.destroyed) return;
 	const text = JSON.stringify(answer.body);
 	res.writeHead(answer.status, {

@@ -1,6 +1,7 @@
 import { json, type RequestEvent } from '@sveltejs/kit';
 import type { z } from 'zod';
 import { invalidUtf8 } from '$lib/core/format/bytes';
+import { DATABASE_UNAVAILABLE_MESSAGE } from './store/errors';
 
 /** JSON endpoint helpers: typed bodies, and errors in one shape. */
 
@@ -16,6 +17,11 @@ export function badRequest(issues: ApiIssue[]): Response {
 	return json(badRequestBody(issues), { status: 400 });
 }
 
+/** The body of an error answer with a stable code. */
+export function errorBody(code: string, message: string) {
+	return { error: { code, message } };
+}
+
 /** An error answer with a stable code. */
 export function apiError(
 	status: number,
@@ -23,8 +29,15 @@ export function apiError(
 	message: string,
 	extra: object = {}
 ): Response {
-	return json({ error: { code, message }, ...extra }, { status });
+	return json({ ...errorBody(code, message), ...extra }, { status });
 }
+
+/** The API's answer while the database does not answer: the next request tries it again. */
+export const API_OUTAGE = {
+	status: 503,
+	body: errorBody('database_unavailable', DATABASE_UNAVAILABLE_MESSAGE),
+	headers: { 'Retry-After': '5' }
+} as const;
 
 /** What is wrong with a request body, or its value once read and validated. */
 export type ParsedBody<T> = { ok: true; data: T } | { ok: false; issues: ApiIssue[] };

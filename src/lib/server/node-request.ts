@@ -9,6 +9,14 @@ import type { BodyReader } from './sandboxes';
  * `direct-api.ts`): its body, and the caller's address as the kit would give it.
  */
 
+/** A request's header by its lower-case name when it came once, else null. */
+export function headerOf(req: IncomingMessage): (name: string) => string | null {
+	return (name) => {
+		const value = req.headers[name];
+		return typeof value === 'string' ? value : null;
+	};
+}
+
 /**
  * Reads a Node request's body up to `limit` bytes. Past it, the rest is read and dropped (the
  * answer, 413, closes the connection): destroying the request would close the socket before

@@ -2,7 +2,7 @@
 // eslint-disable-next-line no-restricted-imports
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serverContext } from './context';
-import { clientAddress, nodeBody } from './node-request';
+import { clientAddress, headerOf, nodeBody } from './node-request';
 import { answerPush } from './sandboxes';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './store/errors';
 
@@ -46,10 +46,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		}
 	};
 	const key = decoded(slash < 0 ? rest : rest.slice(0, slash));
-	const header = (name: string) => {
-		const value = req.headers[name];
-		return typeof value === 'string' ? value : null;
-	};
+	const header = headerOf(req);
 	let answer;
 	try {
 		answer = await answerPush(serverContext(), {

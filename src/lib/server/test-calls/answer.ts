@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit';
 import type { AuthUser } from '../auth/session';
 import type { ServerContext } from '../context';
+import { errorBody } from '../http';
 import { keepInHistory, trimHistory, writeAudits } from './history';
 import { CallInputError, resolveCall, type TestCallInput } from './input';
 import { runTestCall, TooManyCallsError, type AuditSink } from './run';
@@ -27,7 +28,7 @@ export interface Caller {
 }
 
 function error(status: number, code: string, message: string): JsonAnswer {
-	return { status, body: { error: { code, message } } };
+	return { status, body: errorBody(code, message) };
 }
 
 /** Runs a test call and keeps it in the caller's history. */
