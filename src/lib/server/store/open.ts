@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'k
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { kyselyStore, type Backend } from './kysely';
+import { kyselyStore, type Backend, type RunCompiled, type RunNow } from './kysely';
 import type { Tables } from './schema';
 import type { Store } from './types';
 
@@ -45,6 +45,34 @@ export function sqliteBackend(dataDir: string): Backend {
 		}
 	};
 	const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+
+	// Relaxed writes through the builder that hold the connection now, between their queries.
+	let relaxedHolders = 0;
+	// `exec`, not `pragma`: SQLite applies this pragma when it is prepared, and `pragma` would
+	// also make a statement object for it, twice per write.
+	const relaxedSync = (on: boolean) => raw.exec(`PRAGMA synchronous = ${on ? 'NORMAL' : 'FULL'}`);
+	const run: RunCompiled = (query, parameters) => {
+		// As the builder's SQLite driver runs a query, on the same statements.
+		const statement = database.prepare(query.sql);
+		if (statement.reader) return statement.all(parameters as unknown[]);
+		statement.run(parameters as unknown[]);
+		return [];
+	};
+	const inTransaction = raw.transaction(<T>(work: (run: RunCompiled) => T) => work(run));
+	// One connection and one thread: work that runs in one turn cannot interleave with another
+	// query. It must not run inside someone else's transaction, though (the builder's awaits
+	// between BEGIN and COMMIT leave turns free), nor while a relaxed write holds the connection
+	// between its pragma and its transaction.
+	const now: RunNow = <T>(work: (run: RunCompiled) => T, mode: 'read' | 'relaxed') => {
+		if (raw.inTransaction || relaxedHolders > 0) return null;
+		if (mode === 'read') return { value: work(run) };
+		relaxedSync(true);
+		try {
+			return { value: inTransaction(work) as T };
+		} finally {
+			relaxedSync(false);
+		}
+	};
 	return {
 		dialect: 'sqlite',
 		db,
@@ -53,15 +81,16 @@ export function sqliteBackend(dataDir: string): Backend {
 		// throughout, so no other query runs relaxed.
 		relaxed: (write) =>
 			db.connection().execute(async (conn) => {
-				// `exec`, not `pragma`: SQLite applies this pragma when it is prepared, and `pragma`
-				// would also make a statement object for it, twice per write.
-				raw.exec('PRAGMA synchronous = NORMAL');
+				relaxedHolders++;
+				relaxedSync(true);
 				try {
 					return await conn.transaction().execute(write);
 				} finally {
-					raw.exec('PRAGMA synchronous = FULL');
+					relaxedSync(false);
+					relaxedHolders--;
 				}
 			}),
+		now,
 		close: () => db.destroy()
 	};
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
-import type { Backend } from './kysely';
+import { kyselyStore, type Backend } from './kysely';
 import { appliedVersions, migrate, MIGRATIONS, type Migration } from './migrations';
 import {
 	openPostgresStore,
@@ -622,6 +622,83 @@ describe('SQLite specifics', () => {
 			expect(await level(backend.db)).toBe(2);
 		} finally {
 			await backend.close();
+		}
+	});
+
+	it('run queries at once only outside the transactions of others, whose awaits leave turns free', async () => {
+		const backend = sqliteBackend(dir);
+		const store = kyselyStore(backend);
+		try {
+			await store.ready();
+			const caller = await store.users.create({
+				email: 'caller@example.test',
+				name: 'Caller',
+				role: 'editor',
+				passwordHash: 'x',
+				at: 1
+			});
+			const row = (at: number) => ({
+				userId: caller.id,
+				service: 'sendMessage',
+				profileId: null,
+				scenario: null,
+				at,
+				summary: '{}',
+				record: '{}'
+			});
+			const entry = {
+				at: 2,
+				actorId: caller.id,
+				actor: caller.email,
+				action: 'test_call',
+				target: 'sendMessage',
+				ip: null,
+				details: null
+			};
+			// Outside any transaction, a read and a relaxed write run in the caller's turn.
+			expect(
+				backend.now!((run) => run(sql`select 1 as one`.compile(backend.db), [])[0], 'read')
+			).toEqual({ value: { one: 1 } });
+
+			// Another transaction changes the user and waits between its queries, then rolls back.
+			let proceed!: () => void;
+			const held = new Promise<void>((resolve) => (proceed = resolve));
+			let changed!: () => void;
+			const inside = new Promise<void>((resolve) => (changed = resolve));
+			const other = backend.db.transaction().execute(async (trx) => {
+				await trx
+					.updateTable('users')
+					.set({ role: 'viewer' })
+					.where('id', '=', caller.id)
+					.execute();
+				changed();
+				await held;
+				throw new Error('rolled back');
+			});
+			await inside;
+			expect(backend.now!(() => 'ran', 'read')).toBeNull();
+			const seen = store.users.findById(caller.id);
+			const kept = store.testCalls.add(row(2), [entry]);
+			proceed();
+			await expect(other).rejects.toThrow('rolled back');
+			// The read did not see the change that was never committed, and the write was not
+			// part of the transaction that rolled back.
+			expect((await seen)?.role).toBe('editor');
+			const id = await kept;
+			expect((await store.testCalls.get(id, caller.id))?.at).toBe(2);
+			expect((await store.audit.list({ action: 'test_call' })).map((e) => e.at)).toEqual([2]);
+
+			// While a relaxed write holds the connection between its queries, nothing runs at once.
+			let release!: () => void;
+			const relaxedHeld = new Promise<void>((resolve) => (release = resolve));
+			const relaxed = backend.relaxed(async () => relaxedHeld);
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(backend.now!(() => 'ran', 'relaxed')).toBeNull();
+			release();
+			await relaxed;
+			expect(backend.now!(() => 'ran', 'relaxed')).toEqual({ value: 'ran' });
+		} finally {
+			await store.close();
 		}
 	});
 
