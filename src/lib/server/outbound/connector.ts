@@ -93,6 +93,22 @@ async function resolveChecked(
 	return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
+/** undici's connectors by connect timeout: they keep nothing of a connection between calls. */
+const baseConnectors = new Map<number, buildConnector.connector>();
+
+/**
+ * undici's own connector, one per connect timeout. It keeps no TLS sessions (undici's would
+ * resume a handshake with a session of an earlier call): every call's handshake is its own.
+ */
+function baseConnector(timeoutMs: number): buildConnector.connector {
+	let base = baseConnectors.get(timeoutMs);
+	if (!base) {
+		base = buildConnector({ timeout: timeoutMs, maxCachedSessions: 0 });
+		baseConnectors.set(timeoutMs, base);
+	}
+	return base;
+}
+
 /**
  * A connector for undici that applies the policy at connect time and fills `record`. The connect
  * timeout covers the TCP (and TLS) handshake; DNS has its own limit.
@@ -103,7 +119,7 @@ export function guardedConnector(
 	connectTimeoutMs: number,
 	resolve: Resolver = systemResolver
 ): buildConnector.connector {
-	const base = buildConnector({ timeout: connectTimeoutMs });
+	const base = baseConnector(connectTimeoutMs);
 	return (options, callback) => {
 		const started = performance.now();
 		resolveChecked(options.hostname, policy, connectTimeoutMs, resolve).then(

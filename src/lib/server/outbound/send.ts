@@ -64,6 +64,9 @@ export interface OutboundResponse {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/** Why a call's connection is closed once its answer was read (or the call failed). */
+const CALL_ENDED = new Error('The call has ended; its connection is closed.');
+
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the client sets itself. */
 const STRIPPED = new Set([...MANAGED_HEADERS, 'proxy-authorization', 'proxy-authenticate']);
 
@@ -220,8 +223,8 @@ export async function sendOutbound(
 	} finally {
 		clearTimeout(timer);
 		options.signal?.removeEventListener('abort', cancel);
-		// The connection is closed once the answer is on its way: closing builds an error object
-		// (with its stack) that the caller need not wait for.
-		setImmediate(() => client.destroy().catch(() => {}));
+		// The connection is closed once the answer is on its way. The reason given is made once:
+		// undici's own would be a new error, with its stack, for every call.
+		setImmediate(() => client.destroy(CALL_ENDED).catch(() => {}));
 	}
 }
