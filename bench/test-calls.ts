@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'undici';
@@ -6,9 +7,11 @@ import { startApp } from './app';
 
 /**
  * Test-call overhead: the same loopback upstream called directly with undici (a new connection
- * per call, as a test call opens one) and through `POST /api/test-calls` (undici too, keep-alive
- * to the app, as a browser has), interleaved call by call in one run after a warm-up; then 50
- * concurrent callers in two rounds of 10 s, with the server's RSS before and after each.
+ * per call, as a test call opens one), through a bare Node proxy that makes the same hop with
+ * nothing else (`bare-proxy.js`, a process of its own as the app is), and through
+ * `POST /api/test-calls` (undici too, keep-alive to the app and to the proxy, as a browser has),
+ * interleaved call by call in one run after a warm-up; then 50 concurrent callers in two rounds
+ * of 10 s, with the server's RSS before and after each.
  */
 
 /** Pairs of calls before the measured ones: a server that has just started is still compiling. */
@@ -31,6 +34,18 @@ async function timed(
 	const ms = performance.now() - t0;
 	if (answer.statusCode >= 300) throw new Error(`status ${answer.statusCode}`);
 	return ms;
+}
+
+/** Starts `bench/bare-proxy.js` in a process of its own; its origin and a way to stop it. */
+async function startBareProxy(): Promise<{ base: string; stop(): void }> {
+	const child = spawn(process.execPath, ['bench/bare-proxy.js'], {
+		stdio: ['ignore', 'pipe', 'inherit', 'ipc']
+	});
+	const port = await new Promise<number>((resolve, reject) => {
+		child.once('error', reject);
+		child.stdout!.once('data', (line) => resolve(Number(String(line).trim())));
+	});
+	return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
 /** Runs the benchmark and returns its table rows. */
@@ -60,6 +75,17 @@ export async function benchTestCalls(): Promise<string[][]> {
 			settings: { genericSmsSendUrl: `http://127.0.0.1:${port}/send?to=%sms_to%` },
 			values: { sms_to: '+14155550123' }
 		});
+		const bare = await startBareProxy();
+		const toBare = new Client(bare.base, { pipelining: 1 });
+		const viaBare = () =>
+			timed(() =>
+				toBare.request({
+					method: 'POST',
+					path: '/',
+					headers: { 'content-type': 'application/json' },
+					body
+				})
+			);
 		const toApp = new Client(app.base, { pipelining: 1 });
 		const viaApp = () =>
 			timed(() => toApp.request({ method: 'POST', path: '/api/test-calls', headers, body }));
@@ -81,19 +107,24 @@ export async function benchTestCalls(): Promise<string[][]> {
 
 		for (let i = 0; i < WARM_UP; i++) {
 			await direct();
+			await viaBare();
 			await viaApp();
 			await viaKit();
 		}
 		const a: number[] = [];
+		const b: number[] = [];
 		const d: number[] = [];
 		const k: number[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			d.push(await direct());
+			b.push(await viaBare());
 			a.push(await viaApp());
 			k.push(await viaKit());
 		}
-		for (const list of [a, d, k]) list.sort((x, y) => x - y);
+		for (const list of [a, b, d, k]) list.sort((x, y) => x - y);
 		await toApp.close();
+		await toBare.close();
+		bare.stop();
 
 		// Two rounds: growth in the first is the heap settling; stable means the second adds little.
 		const rssBefore = app.rss();
@@ -145,6 +176,13 @@ export async function benchTestCalls(): Promise<string[][]> {
 				f(percentile(a, 99) - percentile(d, 99)),
 				'',
 				`p50 ${(percentile(a, 50) / percentile(d, 50)).toFixed(1)}× the direct request`
+			],
+			[
+				'floor: the same hop through a bare Node proxy (added)',
+				`${f(percentile(b, 50))} (+${f(percentile(b, 50) - percentile(d, 50))})`,
+				`${f(percentile(b, 99))} (+${f(percentile(b, 99) - percentile(d, 99))})`,
+				'',
+				`the app adds ${f(percentile(a, 50) - percentile(b, 50))} p50 over it`
 			],
 			[
 				"the same through the kit's request handling (added)",
