@@ -3,6 +3,7 @@
 // came over, so http://localhost:3000 and http://127.0.0.1:3000 both work without ORIGIN (the
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
 // ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
 
@@ -56,9 +57,38 @@ const server = http.createServer((req, res) => {
 	kit();
 });
 
+/**
+ * Loads the pages' modules in the background once the server listens, one at a time with the
+ * requests that came in served between two of them, so the first person to open a page after a
+ * start or a deploy does not wait for its code to be read and run (the editor's first render
+ * after a start took 60–110 ms, against 30–40 ms once its modules are loaded). The kit loads a
+ * page's node (`build/server/chunks/nodes/`) and its component on the page's first request;
+ * this does the same earlier, and the kit finds them loaded. Best effort: a module that fails
+ * to load is left to its first request, which answers the failure as it would have.
+ */
+async function warmUpPages() {
+	const nodes = new URL('../build/server/chunks/nodes/', import.meta.url);
+	let files;
+	try {
+		files = readdirSync(nodes).filter((name) => name.endsWith('.js'));
+	} catch {
+		return;
+	}
+	for (const name of files) {
+		try {
+			const node = await import(new URL(name, nodes).href);
+			await node.component?.();
+		} catch {
+			// Its first request loads it again.
+		}
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+}
+
 server.listen(port, host, () => {
 	const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 	console.log(`Listening on http://${shown}:${port}`);
+	void warmUpPages();
 });
 
 function shutdown() {
