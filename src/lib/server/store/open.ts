@@ -82,12 +82,13 @@ export function sqliteBackend(dataDir: string): Backend {
 		relaxed: (write) =>
 			db.connection().execute(async (conn) => {
 				relaxedHolders++;
-				relaxedSync(true);
 				try {
+					relaxedSync(true);
 					return await conn.transaction().execute(write);
 				} finally {
-					relaxedSync(false);
+					// Counted off first: a pragma that fails (a closed database) leaves no hold behind.
 					relaxedHolders--;
+					relaxedSync(false);
 				}
 			}),
 		now,

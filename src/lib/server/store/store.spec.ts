@@ -620,6 +620,27 @@ describe('SQLite specifics', () => {
 				})
 			).rejects.toThrow('refused');
 			expect(await level(backend.db)).toBe(2);
+
+			// Written at once: relaxed inside, FULL again after.
+			const pragma = sql<{ synchronous: number }>`PRAGMA synchronous`.compile(backend.db);
+			const levelNow = (mode: 'read' | 'relaxed') =>
+				backend.now!((run) => (run(pragma, [])[0] as { synchronous: number }).synchronous, mode);
+			expect(levelNow('relaxed')).toEqual({ value: 1 });
+			expect(levelNow('read')).toEqual({ value: 2 });
+
+			// A relaxed write through the builder sets its pragma a few turns before its BEGIN and
+			// puts it back a few after its COMMIT: whatever runs at once meanwhile runs with FULL.
+			const writing = backend.relaxed((trx) => level(trx));
+			let turns = 0;
+			let done = false;
+			void writing.finally(() => (done = true));
+			while (!done && turns < 1000) {
+				const seen = levelNow('read');
+				if (seen) expect(seen.value).toBe(2);
+				turns++;
+				await Promise.resolve();
+			}
+			expect(await writing).toBe(1);
 		} finally {
 			await backend.close();
 		}
