@@ -37,15 +37,24 @@ async function timed(
 }
 
 /** Starts `bench/bare-proxy.js` in a process of its own; its origin and a way to stop it. */
-async function startBareProxy(): Promise<{ base: string; stop(): void }> {
-	const child = spawn(process.execPath, ['bench/bare-proxy.js'], {
+async function startBareProxy(): Promise<{ base: string; stop(): Promise<void> }> {
+	const script = new URL('./bare-proxy.js', import.meta.url);
+	const child = spawn(process.execPath, [script.pathname], {
 		stdio: ['ignore', 'pipe', 'inherit', 'ipc']
 	});
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const port = await new Promise<number>((resolve, reject) => {
 		child.once('error', reject);
+		void exited.then(() => reject(new Error('The bare proxy ended before it listened.')));
 		child.stdout!.once('data', (line) => resolve(Number(String(line).trim())));
 	});
-	return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+	return {
+		base: `http://127.0.0.1:${port}`,
+		stop: async () => {
+			if (child.exitCode === null) child.kill();
+			await exited;
+		}
+	};
 }
 
 /** Runs the benchmark and returns its table rows. */
@@ -56,6 +65,7 @@ export async function benchTestCalls(): Promise<string[][]> {
 	});
 	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
 	const port = (upstream.address() as AddressInfo).port;
+	let bare: Awaited<ReturnType<typeof startBareProxy>> | undefined;
 	const app = await startApp({
 		OUTBOUND_ALLOW: '127.0.0.1/32',
 		OUTBOUND_PORTS: '1024-65535',
@@ -75,7 +85,7 @@ export async function benchTestCalls(): Promise<string[][]> {
 			settings: { genericSmsSendUrl: `http://127.0.0.1:${port}/send?to=%sms_to%` },
 			values: { sms_to: '+14155550123' }
 		});
-		const bare = await startBareProxy();
+		bare = await startBareProxy();
 		const toBare = new Client(bare.base, { pipelining: 1 });
 		const viaBare = () =>
 			timed(() =>
@@ -105,26 +115,29 @@ export async function benchTestCalls(): Promise<string[][]> {
 			}
 		};
 
-		for (let i = 0; i < WARM_UP; i++) {
-			await direct();
-			await viaBare();
-			await viaApp();
-			await viaKit();
-		}
 		const a: number[] = [];
 		const b: number[] = [];
 		const d: number[] = [];
 		const k: number[] = [];
-		for (let i = 0; i < RUNS; i++) {
-			d.push(await direct());
-			b.push(await viaBare());
-			a.push(await viaApp());
-			k.push(await viaKit());
+		const kinds: [() => Promise<number>, number[]][] = [
+			[direct, d],
+			[viaBare, b],
+			[viaApp, a],
+			[viaKit, k]
+		];
+		// Each round calls every kind once, starting with another one each round: none always
+		// follows the same one (the direct call's connection is closed as the next call starts).
+		for (let i = 0; i < WARM_UP + RUNS; i++) {
+			for (let j = 0; j < kinds.length; j++) {
+				const [call, times] = kinds[(i + j) % kinds.length];
+				const ms = await call();
+				if (i >= WARM_UP) times.push(ms);
+			}
 		}
 		for (const list of [a, b, d, k]) list.sort((x, y) => x - y);
 		await toApp.close();
 		await toBare.close();
-		bare.stop();
+		await bare.stop();
 
 		// Two rounds: growth in the first is the heap settling; stable means the second adds little.
 		const rssBefore = app.rss();
@@ -207,6 +220,7 @@ export async function benchTestCalls(): Promise<string[][]> {
 			]
 		];
 	} finally {
+		await bare?.stop();
 		await app.stop();
 		upstream.close();
 	}
