@@ -317,18 +317,17 @@ export function kyselyStore(backend: Backend): Store {
 	async function relaxedWrites(
 		writes: { query: CompiledQuery; params: unknown[] }[]
 	): Promise<unknown> {
-		const done = backend.now?.((run) => {
-			const rows = writes.map(({ query, params }) => run(query, params));
-			return rows[0]?.[0];
-		}, 'relaxed');
+		const done = backend.now?.(
+			(run) => writes.map(({ query, params }) => run(query, params))[0]?.[0],
+			'relaxed'
+		);
 		if (done) return done.value;
 		return backend.relaxed(async (trx) => {
-			let firstRow: unknown;
-			for (const [i, { query, params }] of writes.entries()) {
-				const result = await trx.executeQuery({ ...query, parameters: params });
-				if (i === 0) firstRow = result.rows[0];
+			const rows: unknown[][] = [];
+			for (const { query, params } of writes) {
+				rows.push((await trx.executeQuery({ ...query, parameters: params })).rows);
 			}
-			return firstRow;
+			return rows[0]?.[0];
 		});
 	}
 

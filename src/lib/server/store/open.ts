@@ -58,7 +58,7 @@ export function sqliteBackend(dataDir: string): Backend {
 		statement.run(parameters as unknown[]);
 		return [];
 	};
-	const inTransaction = raw.transaction(<T>(work: (run: RunCompiled) => T) => work(run));
+	const inOwnTransaction = raw.transaction(<T>(work: (run: RunCompiled) => T) => work(run));
 	// One connection and one thread: work that runs in one turn cannot interleave with another
 	// query. It must not run inside someone else's transaction, though (the builder's awaits
 	// between BEGIN and COMMIT leave turns free), nor while a relaxed write holds the connection
@@ -68,7 +68,7 @@ export function sqliteBackend(dataDir: string): Backend {
 		if (mode === 'read') return { value: work(run) };
 		relaxedSync(true);
 		try {
-			return { value: inTransaction(work) as T };
+			return { value: inOwnTransaction(work) as T };
 		} finally {
 			relaxedSync(false);
 		}
