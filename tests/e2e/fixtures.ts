@@ -90,3 +90,20 @@ export async function expectAccessible(page: Page): Promise<void> {
 	);
 	expect(found).toEqual([]);
 }
+
+/**
+ * Holds back the page's code chunk that contains `marker` (a string of the component's own),
+ * whenever the page asks for it, until the returned function is called: what the page does
+ * before that code arrives can be tested without depending on timing.
+ */
+export async function holdChunk(page: Page, marker: string): Promise<() => void> {
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**/*.js', async (route) => {
+		const response = await route.fetch();
+		const body = await response.text();
+		if (body.includes(marker)) await released;
+		await route.fulfill({ response, body });
+	});
+	return release;
+}

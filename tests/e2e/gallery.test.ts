@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import { createProfile, holdChunk, expect, expectAccessible, test, uniqueName } from './fixtures';
 
 /** The gallery on a service's editor page: read, preview, apply into the draft, undo. */
 
@@ -59,6 +59,35 @@ test.describe('the gallery in the editor', () => {
 		await expect(page.getByText('● Unsaved changes')).toHaveCount(0);
 		await expect(gallery.getByRole('status')).toContainText('the draft is as it was');
 		await expectAccessible(page);
+	});
+
+	test('its shell is there from the start: nothing moves when its contents arrive, and opened early it says it is loading', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Gallery'));
+		// The contents' code is held back until the test lets it through.
+		const release = await holdChunk(page, 'Gallery templates');
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		await expect(url).toBeVisible();
+		const gallery = page.locator('details.gallery');
+		await expect(gallery.locator('summary')).toHaveText(
+			/^Gallery: 7 real-world\s+templates for Send Message$/
+		);
+		const before = await url.boundingBox();
+
+		await gallery.locator('summary').click();
+		await expect(gallery.getByRole('status')).toHaveText('Loading the gallery…');
+		await gallery.locator('summary').click();
+		await expect(gallery).not.toHaveAttribute('open', '');
+		release();
+		// Inside the closed gallery: in the page, not in the accessibility tree.
+		await expect(gallery.locator('ul[aria-label="Gallery templates"]')).toBeAttached();
+		expect(await url.boundingBox()).toEqual(before);
+
+		await gallery.locator('summary').click();
+		await expect(gallery.getByRole('list', { name: 'Gallery templates' })).toBeVisible();
+		await expect(gallery.getByText('Loading the gallery…')).toHaveCount(0);
 	});
 
 	test('applying over unsaved edits asks first; nothing is saved until Save', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import { createProfile, holdChunk, expect, expectAccessible, test, uniqueName } from './fixtures';
 
 test.describe('test calls and echo sinks', () => {
 	test('a test call to a sink shows the response, what the caller does, and the sink sees it live', async ({
@@ -116,6 +116,38 @@ test.describe('test calls and echo sinks', () => {
 		const received = page.getByRole('list', { name: 'Received requests' });
 		await expect(received).toContainText('/send?to=%2B14155550123');
 		await expect(received).toContainText('/send?to=%2B447700900456');
+	});
+
+	test('Ctrl+Enter pressed before the test-call panel has loaded sends once it is there', async ({
+		page
+	}) => {
+		await page.goto('/sinks');
+		await page.getByLabel('Name', { exact: true }).fill(uniqueName('Early sink'));
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		const address = (await page.locator('code').first().textContent())!;
+		const id = await createProfile(page, uniqueName('Early call'));
+
+		// The panel's code is held back until the shortcut has been pressed, whenever it is asked for.
+		const release = await holdChunk(page, 'testcall-title');
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+		await page.keyboard.type(`${address}early`);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+Enter');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		await expect(panel).toHaveCount(0);
+		// The shortcut did not reach the editor: no line break was inserted into the URL.
+		await expect(page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' })).toHaveText(
+			`${address}early`
+		);
+		release();
+		await expect(panel.getByRole('region', { name: 'What the caller does' })).toContainText(
+			'Success'
+		);
+		await expect(panel.locator('.sent code')).toHaveText(`${address}early`);
+		await expect(
+			panel.getByRole('group').getByText('Your test calls of this service (1)')
+		).toHaveCount(1);
 	});
 
 	test('a slow answer shows the elapsed time and can be cancelled; a quick one its headers, timings and XML', async ({

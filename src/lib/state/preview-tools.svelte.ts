@@ -1,8 +1,8 @@
 import type { XmlBodyReader } from '$lib/core/request';
 
 /**
- * The strict XML reader of previews, loaded the first time an XML body needs it (or right after
- * the editor's first paint), so a page's first load carries only what typing needs. Until it has
+ * The strict XML reader of previews, loaded the first time an XML body needs it (or once the
+ * editor's page has settled), so a page's first load carries only what typing needs. Until it has
  * loaded, an XML body's preview is unchecked and says it is updating; reading the reader in a
  * derived value makes the preview build again once it is there.
  */

@@ -1,5 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { findService } from '$lib/core/catalogue';
+import { GALLERY } from '$lib/core/catalogue/gallery';
+import { galleryFor } from '$lib/core/profile/gallery';
 import { serverContext } from '$lib/server/context';
 import { getProfile } from '$lib/server/profiles';
 import { listSandboxes } from '$lib/server/sandboxes';
@@ -29,6 +31,8 @@ export const load: PageServerLoad = async ({ params, locals, url }) => {
 			name: p.name
 		})),
 		canWrite: locals.user?.role === 'editor' || locals.user?.role === 'admin',
+		// The gallery's shell shows its count at once; its templates load with its contents.
+		galleryCount: service ? galleryFor(GALLERY, service.id).length : 0,
 		// The push settings page offers the team's sandboxes as gateway URLs.
 		sandboxes:
 			service === null
