@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readBySecondParser } from '../helpers/xml';
-import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import { createProfile, expect, expectAccessible, holdChunk, test, uniqueName } from './fixtures';
 
 /**
  * The profile's push settings: a page beside the services, edited by keyboard on the profile's
@@ -8,6 +8,33 @@ import { createProfile, expect, expectAccessible, test, uniqueName } from './fix
  * reload, left out of the provisioning XML and carried by the JSON backup.
  */
 test.describe('push settings of a profile', () => {
+	test('the mark in the list says "not set" at once, and "checking…" for set settings until their checks arrive', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Push mark'));
+		// The checks' code (with the rules' messages) is held back until the test lets it through.
+		const release = await holdChunk(page, 'your server adds /pnm2/send');
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const nav = page.getByRole('navigation', { name: 'Services of this profile' });
+		const mark = nav.getByRole('link', { name: 'Push settings' });
+		await expect(page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' })).toBeVisible();
+		await expect(mark).toHaveAccessibleDescription('not set');
+
+		const saved = await page.request.put(`/api/profiles/${id}`, {
+			headers: { origin: new URL(page.url()).origin },
+			data: {
+				baseRevision: 1,
+				document: { push: { gatewayUrl: '', appId: 'com.provider.app', target: 'platformB' } }
+			}
+		});
+		expect(saved.status()).toBe(200);
+		await page.reload();
+		await expect(page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' })).toBeVisible();
+		await expect(mark).toHaveAccessibleDescription('checking…');
+		release();
+		await expect(mark).toHaveAccessibleDescription(/1 warning/);
+	});
+
 	test('set by keyboard with a sandbox as the gateway, saved, shown after a reload, in the backup and not in the XML', async ({
 		page
 	}) => {

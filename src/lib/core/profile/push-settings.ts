@@ -116,10 +116,7 @@ export function checkPushSettings(
 	return out;
 }
 
-/** True when the push settings hold anything (an untouched profile sends no pushes). */
-export function hasPushSettings(push: PushSettings): boolean {
-	return push.gatewayUrl !== '' || push.appId !== '' || push.target !== 'unknown';
-}
+export { hasPushSettings } from './push-presence';
 
 /** A push sandbox as the push settings page offers it. */
 export interface SandboxChoice {
