@@ -1,4 +1,5 @@
 import type { XmlBodyReader } from '$lib/core/request';
+import { LazyModule } from './lazy.svelte';
 
 /**
  * The strict XML reader of previews, loaded the first time an XML body needs it (or once the
@@ -7,23 +8,16 @@ import type { XmlBodyReader } from '$lib/core/request';
  * derived value makes the preview build again once it is there.
  */
 
-let xmlReader = $state.raw<XmlBodyReader | null>(null);
-let xmlLoading = false;
+const strictBuild = new LazyModule(() => import('$lib/core/request/strict-build'));
 
 /** The strict reader of XML bodies if it has loaded in this page, without asking for it. */
 export function loadedXmlReader(): XmlBodyReader | null {
-	return xmlReader;
+	return strictBuild.value?.readXmlBody ?? null;
 }
 
 /** The strict reader of XML bodies; null (and asked for) until it has loaded in this page. */
 export function previewXmlReader(): XmlBodyReader | null {
-	if (xmlReader === null && !xmlLoading && typeof window !== 'undefined') {
-		xmlLoading = true;
-		import('$lib/core/request/strict-build').then(
-			(loaded) => (xmlReader = loaded.readXmlBody),
-			// Asked for again by the next preview that needs it.
-			() => (xmlLoading = false)
-		);
-	}
-	return xmlReader;
+	// A failed load is asked for again by the next preview that needs it.
+	strictBuild.load();
+	return loadedXmlReader();
 }
