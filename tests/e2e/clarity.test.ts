@@ -99,6 +99,8 @@ test.describe('keyboard', () => {
 		await page.goto(`/profiles/${id}/services/sendMessage`);
 		const button = page.getByRole('button', { name: 'Revisions' });
 		const drawer = page.getByRole('complementary', { name: 'Revisions' });
+		// The editors are mounted once the page is hydrated: a click before that reaches no handler.
+		await expect(page.getByRole('textbox', { name: URL_FIELD })).toBeVisible();
 
 		await button.click();
 		await expect(drawer).toBeVisible();
