@@ -47,6 +47,49 @@ test.describe('service editor', () => {
 		await expect(body).toContainText('sms_body=Tom+said+%22meet+at+7+%26+bring+snacks%22');
 	});
 
+	test('a keystroke reconfigures no editor; a new content type reconfigures the body', async ({
+		page
+	}) => {
+		await page.goto('/services/sendMessage');
+		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+		await page.keyboard.type('https://sms.example.com/send?to=%sms_to%');
+		await page.getByRole('button', { name: 'JSON body' }).click();
+		const body = page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
+		await expect(body).toContainText('%sms_body%');
+		// The editors' configurations as CodeMirror holds them: a reconfiguration makes a new one,
+		// an edit keeps it. The view is reached from its DOM as CodeMirror's own findFromDOM does.
+		const configurations = () =>
+			page.evaluate(() => {
+				type Held = { cmTile: { root: { view: { state: { config: object } } } } };
+				const w = window as unknown as { configs?: object[] };
+				const now = [...document.querySelectorAll('.cm-content')].map(
+					(content) => (content as unknown as Held).cmTile.root.view.state.config
+				);
+				const same = now.map((config, i) => config === w.configs?.[i]);
+				w.configs = now;
+				return same;
+			});
+		await page.waitForTimeout(500);
+		await configurations();
+
+		await body.click();
+		await page.keyboard.press('Control+End');
+		await page.keyboard.press('ArrowLeft');
+		await page.keyboard.type(',"zq":1', { delay: 50 });
+		const preview = page
+			.getByRole('region', { name: 'Request preview' })
+			.getByLabel('Body', { exact: true });
+		await expect(preview).toContainText('"zq"');
+		await page.waitForTimeout(300);
+		expect(await configurations()).toEqual([true, true]);
+
+		// A form body (its Content-Type with it): the body's values are encoded another way.
+		await page.getByRole('button', { name: 'form body' }).click();
+		await expect(preview).toContainText('sms_body=Tom+said');
+		await page.waitForTimeout(300);
+		expect(await configurations()).toEqual([true, false]);
+	});
+
 	test('has no accessibility violations', async ({ page }) => {
 		await page.goto('/services/invitationAccepted');
 		await expect(

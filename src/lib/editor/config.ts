@@ -19,3 +19,21 @@ export interface TemplateEditorConfig {
 export const templateConfig = Facet.define<TemplateEditorConfig, TemplateEditorConfig | null>({
 	combine: (values) => (values.length ? values[values.length - 1] : null)
 });
+
+/** Two editors' configurations (with their accessible names) that configure an editor alike. */
+export function sameConfig(
+	a: { config: TemplateEditorConfig; label: string },
+	b: { config: TemplateEditorConfig; label: string }
+): boolean {
+	const x = a.config;
+	const y = b.config;
+	const noKeys = (keys?: readonly DeclaredAccountKey[]) => !keys || keys.length === 0;
+	return (
+		a.label === b.label &&
+		x.service === y.service &&
+		x.field === y.field &&
+		x.encoding === y.encoding &&
+		x.samples === y.samples &&
+		(x.accountKeys === y.accountKeys || (noKeys(x.accountKeys) && noKeys(y.accountKeys)))
+	);
+}

@@ -2,7 +2,7 @@ import { CompletionContext } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { getService } from '$lib/core/catalogue';
-import { templateConfig } from './config';
+import { sameConfig, templateConfig, type TemplateEditorConfig } from './config';
 import { templateCompletions } from './completion';
 import { placeholderInfo } from './hover';
 import { templateDiagnostics } from './lint';
@@ -220,5 +220,41 @@ describe('placeholderInfo', () => {
 		expect(placeholderInfo(config, placeholderAt(s, 27)!).lines[0]).toBe(
 			'Not known to Send Message.'
 		);
+	});
+});
+
+describe('sameConfig', () => {
+	const service = getService('sendMessage');
+	const base: TemplateEditorConfig = { service, field: 'genericSmsPostData', encoding: 'json' };
+	const label = 'Post data (genericSmsPostData)';
+
+	it('takes an equal configuration in a new object, and no account keys as none', () => {
+		expect(
+			sameConfig(
+				{ config: { ...base, accountKeys: [] }, label },
+				{ config: { ...base, accountKeys: undefined }, label }
+			)
+		).toBe(true);
+	});
+
+	it('tells apart every part that configures an editor', () => {
+		const keys = [{ name: 'apiUser', value: 'u', secret: false }];
+		const other: [string, Partial<TemplateEditorConfig>, string?][] = [
+			['encoding', { encoding: 'xml' }],
+			['field', { field: 'genericSmsSendUrl' }],
+			['service', { service: getService('invitationAccepted') }],
+			['samples', { samples: { sms_to: '+1' } }],
+			['account keys', { accountKeys: keys }],
+			['label', {}, 'Another label']
+		];
+		for (const [what, change, otherLabel] of other) {
+			expect(
+				sameConfig(
+					{ config: base, label },
+					{ config: { ...base, ...change }, label: otherLabel ?? label }
+				),
+				what
+			).toBe(false);
+		}
 	});
 });

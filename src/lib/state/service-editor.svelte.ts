@@ -153,6 +153,18 @@ export class ServiceEditor {
 		buildPreview(this.service, this.source.settingsOf(this.service.id), this.#values, this.source)
 	);
 
+	/**
+	 * Derived, so that what reads them (each editor's configuration) is told only when they
+	 * change: the settings object they are read from is a new one on every keystroke.
+	 */
+	readonly #contentType = $derived.by(
+		() =>
+			resolveSettings(this.service, this.source.settingsOf(this.service.id)).contentType ||
+			this.service.contentType.default
+	);
+
+	readonly #bodyEncoding = $derived(encodingForContentType(this.#contentType));
+
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
 		this.source = source;
@@ -217,7 +229,7 @@ export class ServiceEditor {
 
 	/** The encoding values get in the body with the current content type. */
 	get bodyEncoding(): Encoding {
-		return encodingForContentType(this.contentType);
+		return this.#bodyEncoding;
 	}
 
 	/**
@@ -225,7 +237,6 @@ export class ServiceEditor {
 	 * (`genericSmsContentType`) as the caller reads it, else the service's default.
 	 */
 	get contentType(): string | null {
-		const settings = this.source.settingsOf(this.service.id);
-		return resolveSettings(this.service, settings).contentType || this.service.contentType.default;
+		return this.#contentType;
 	}
 }
