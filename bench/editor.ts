@@ -7,7 +7,8 @@ import { ms } from './measure';
 
 /**
  * What a user waits for while typing in the profile editor, in a real browser (Chromium):
- * real key presses (through the browser's input pipeline) into the Send Message JSON body, timed
+ * real key presses (through the browser's input pipeline) into the Send Message body (JSON at
+ * 200 B, 200 KB and 1 MB, and a megabyte of XML, whose check runs in a worker), timed
  * in the page from the keydown event's own time stamp (so time the key spent queued behind other
  * work counts) until the preview's DOM shows the new character, and until the frame showing it
  * has been rendered (the first task after the next animation frame). Long tasks (over 50 ms,
@@ -26,11 +27,15 @@ const WARM_UP = 5;
 const KEYS = 40;
 /** Milliseconds between key presses: 15 characters a second. */
 const CADENCE = 1000 / 15;
+/** What is typed into: a JSON body at three sizes, and a megabyte of XML (checked in a worker). */
 const SIZES = [
-	['200 B', 200],
-	['200 KB', 200 * 1024],
-	['1 MB', 1024 * 1024]
+	['200 B', 200, 'json'],
+	['200 KB', 200 * 1024, 'json'],
+	['1 MB', 1024 * 1024, 'json'],
+	['1 MB XML', 1024 * 1024, 'xml']
 ] as const;
+
+type Format = (typeof SIZES)[number][2];
 
 /** A key's timings, in ms from its keydown. */
 interface KeyTiming {
@@ -60,13 +65,43 @@ export function jsonBody(bytes: number, tag: string): string {
 }
 
 /**
+ * A Send Message XML body of about `bytes` bytes whose first element is a note `<note><tag>`,
+ * typed into at its end, as in {@link jsonBody}.
+ */
+export function xmlBody(bytes: number, tag: string): string {
+	const head = `<r><note>${tag}</note>\n`;
+	const unit = '<m><to>%sms_to%</to><body>%sms_body%</body><n>0123456789abcdefghij</n></m>\n';
+	const tail = `<end>${tag}</end></r>`;
+	const count = Math.max(0, Math.floor((bytes - head.length - tail.length) / unit.length));
+	return head + unit.repeat(count) + tail;
+}
+
+/** How a body of each format is made, and how its note reads before the letters typed into it. */
+const FORMATS = {
+	json: {
+		body: jsonBody,
+		note: (tag: string) => `"note":"${tag}`,
+		close: '"',
+		end: (tag: string) => `"end":"${tag}"`
+	},
+	xml: {
+		body: xmlBody,
+		note: (tag: string) => `<note>${tag}`,
+		close: '<',
+		end: (tag: string) => `<end>${tag}<`
+	}
+} satisfies Record<Format, unknown>;
+
+/**
  * Installs the probes in a page: keydown time stamps, the text of the note as `root` shows it
  * (read on every DOM mutation of `root`, through its first text nodes only), the frame after, and
  * long tasks. `tag` is the note's text before typing.
  */
-async function installProbes(page: Page, root: string, tag: string): Promise<void> {
+async function installProbes(page: Page, root: string, tag: string, format: Format): Promise<void> {
+	const note = FORMATS[format].note(tag);
+	const close = FORMATS[format].close;
 	await page.evaluate(
-		({ root, tag }) => {
+		({ root, note, close }) => {
 			type Probe = {
 				downs: number[];
 				dom: number[];
@@ -85,7 +120,7 @@ async function installProbes(page: Page, root: string, tag: string): Promise<voi
 			};
 			w.__probe = probe;
 			const target = document.querySelector(root)!;
-			const pattern = new RegExp(`"note":"${tag}([a-z]*)"`);
+			const pattern = new RegExp(`${note}([a-z]*)${close}`);
 			/** The first few hundred characters of the root's text. */
 			function head(): string {
 				const walker = document.createTreeWalker(target, NodeFilter.SHOW_TEXT);
@@ -129,7 +164,7 @@ async function installProbes(page: Page, root: string, tag: string): Promise<voi
 				longTasks.disconnect();
 			};
 		},
-		{ root, tag }
+		{ root, note, close }
 	);
 }
 
@@ -178,13 +213,19 @@ async function typeKeys(page: Page, count: number): Promise<TypingRun> {
  * Pastes `text` over the whole content of the focused editor and times it until the root shows
  * it: its start in a preview, its end in an editor (whose cursor, and view, go to the end).
  */
-async function pasteAndMeasure(page: Page, root: string, text: string, tag: string, end: boolean) {
+async function pasteAndMeasure(
+	page: Page,
+	root: string,
+	text: string,
+	needles: { start: string; end: string },
+	end: boolean
+) {
 	await page.keyboard.press('Control+a');
 	return page.evaluate(
-		({ root, text, tag, end }) =>
+		({ root, text, needles, end }) =>
 			new Promise<{ dom: number; frame: number }>((resolve) => {
 				const target = document.querySelector(root)!;
-				const needle = end ? `"end":"${tag}"` : `"note":"${tag}"`;
+				const needle = end ? needles.end : needles.start;
 				function head(): string {
 					const walker = document.createTreeWalker(target, NodeFilter.SHOW_TEXT);
 					let out = '';
@@ -209,7 +250,7 @@ async function pasteAndMeasure(page: Page, root: string, text: string, tag: stri
 					new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })
 				);
 			}),
-		{ root, text, tag, end }
+		{ root, text, needles, end }
 	);
 }
 
@@ -271,22 +312,27 @@ interface Target {
 }
 
 /** Brings a body of `bytes` in by a paste, puts the cursor at the end of its note, and types. */
-async function measureSize(target: Target, bytes: number, round: number) {
+async function measureSize(target: Target, bytes: number, format: Format, round: number) {
 	const { page, editor, root, bare } = target;
 	const tag = `t${round}`;
-	const log = (what: string) => console.error(`editor bench: ${bytes} B, round ${round}: ${what}`);
+	const log = (what: string) =>
+		console.error(`editor bench: ${bytes} B ${format}, round ${round}: ${what}`);
 	log('paste');
 	await page.locator(editor).click();
-	const paste = await pasteAndMeasure(page, root, jsonBody(bytes, tag), tag, bare);
+	const { body, note, end } = FORMATS[format];
+	const text = body(bytes, tag);
+	const needles = { start: note(tag), end: end(tag) };
+	const paste = await pasteAndMeasure(page, root, text, needles, bare);
 	// The paste's own work (a whole-document lint, garbage collection) is let settle.
 	await page.waitForTimeout(bytes > 100_000 ? 1500 : 300);
 	await page.keyboard.press('Control+Home');
-	for (let i = 0; i < `[{"note":"${tag}`.length; i++) await page.keyboard.press('ArrowRight');
+	const at = text.indexOf(note(tag)) + note(tag).length;
+	for (let i = 0; i < at; i++) await page.keyboard.press('ArrowRight');
 	log('warm-up');
-	await installProbes(page, root, tag);
+	await installProbes(page, root, tag, format);
 	await typeKeys(page, WARM_UP);
 	await page.waitForTimeout(300);
-	await installProbes(page, root, tag + 'abcdefghijklmnopqrstuvwxyz'.slice(0, WARM_UP));
+	await installProbes(page, root, tag + 'abcdefghijklmnopqrstuvwxyz'.slice(0, WARM_UP), format);
 	log('typing');
 	const typing = await typeKeys(page, KEYS);
 	return { paste, typing };
@@ -432,12 +478,14 @@ export async function benchEditor(): Promise<string[][]> {
 
 		const rows: string[][] = [];
 		let round = 0;
-		for (const [label, bytes] of SIZES) {
+		for (const [label, bytes, format] of SIZES) {
 			// Each page in turn, in the foreground, with the same document.
 			await editorPage.bringToFront();
-			const a = await measureSize(ours, bytes, ++round);
+			// The body's content type follows the document (the starter's text is pasted over).
+			if (format === 'xml') await editorPage.getByRole('button', { name: 'XML body' }).click();
+			const a = await measureSize(ours, bytes, format, ++round);
 			await floorPage.bringToFront();
-			const b = await measureSize(bare, bytes, ++round);
+			const b = await measureSize(bare, bytes, format, ++round);
 			const p = (r: TypingRun, key: keyof KeyTiming, q: number) =>
 				percentile(
 					r.keys.map((k) => k[key]),
@@ -469,7 +517,7 @@ export async function benchEditor(): Promise<string[][]> {
 				'',
 				''
 			]);
-			if (bytes === 1024 * 1024) {
+			if (bytes === 1024 * 1024 && format === 'json') {
 				rows.push([
 					`paste of ${label} · editor page / floor`,
 					`${ms(a.paste.dom)} / ${ms(b.paste.dom)}`,
@@ -484,7 +532,7 @@ export async function benchEditor(): Promise<string[][]> {
 		}
 		const coldRow = (label: string, load: typeof cold) => [
 			label,
-			`${load.kb.toFixed(0)} KB`,
+			`${load.kb.toFixed(1)} KB`,
 			`${load.allKb.toFixed(0)} KB`,
 			ms(load.interactive),
 			'',

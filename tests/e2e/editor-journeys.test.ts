@@ -317,4 +317,51 @@ test.describe('editor journeys', () => {
 		await expect(preview).not.toContainText('Updating…');
 		await expect(preview.getByRole('button', { name: 'Copy as cURL' })).toBeEnabled();
 	});
+
+	test('a large XML body is checked off the page: typing is answered at once, the verdict follows', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Large XML'));
+		// The worker that checks large bodies is held back until the test lets it start.
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route('**/_app/immutable/workers/*.js', async (route) => {
+			await held;
+			await route.continue();
+		});
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		await page.getByLabel('Content type genericSmsSendContentType').fill('application/xml');
+		const unit = '<m><to>%sms_to%</to><text>%sms_body%</text></m>\n';
+		await pasteIntoBody(page, `<r><note>start</note>\n${unit.repeat(1200)}</r>`);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const shown = preview.getByLabel('Body', { exact: true });
+		await expect(shown).toContainText('<note>start</note>');
+
+		// A small body is read in place; this one waits for the worker, and says so.
+		await expect(preview).toHaveAttribute('aria-busy', 'true');
+		await expect(preview).toContainText('Updating…');
+		await expect(preview.getByRole('button', { name: 'Copy as cURL' })).toBeDisabled();
+		// Typing is answered meanwhile.
+		const body = page.getByRole('textbox', { name: BODY_FIELD });
+		await body.click();
+		await page.keyboard.press('Control+Home');
+		for (let i = 0; i < '<r><note>start'.length; i++) await page.keyboard.press('ArrowRight');
+		await page.keyboard.type('ed');
+		await expect(shown).toContainText('<note>started</note>');
+		await expect(preview).toHaveAttribute('aria-busy', 'true');
+
+		release();
+		await expect(preview).toHaveAttribute('aria-busy', 'false');
+		await expect(preview).not.toContainText('Updating…');
+		await expect(preview).not.toContainText('not valid XML');
+
+		// A bare ampersand: the worker's verdict names where, as the check in place does.
+		await page.keyboard.type('&');
+		await expect(preview).toContainText('After expansion the body is not valid XML');
+		await expect(preview).toContainText(/line 1, column \d+/);
+		await expect(preview).toHaveAttribute('aria-busy', 'false');
+		await page.keyboard.press('Control+z');
+		await expect(preview).not.toContainText('not valid XML');
+	});
 });

@@ -12,7 +12,7 @@ import { resolveSettings } from '$lib/core/request/settings';
 import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary';
 import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
-import { loadedXmlReader, previewXmlReader } from './preview-tools.svelte';
+import { loadedXmlReader, previewXmlReader, xmlCheckPending } from './preview-tools.svelte';
 
 /** Where a service editor reads and writes its settings and values. */
 export interface SettingsSource {
@@ -209,12 +209,12 @@ export class ServiceEditor {
 
 	/**
 	 * True while the preview is not yet all it will be: an XML body built before the page had its
-	 * XML reader is shown unchecked until it has.
+	 * XML reader, or a large one before the worker's verdict on it, is shown unchecked until then.
 	 */
 	get updating(): boolean {
 		const xmlBody = (r: BuildResult['requests'][number]) =>
 			r.body !== null && bodyKind(r.bodyEncoding, r.contentType ?? '') === 'XML';
-		return this.#result.requests.some(xmlBody) && previewXmlReader() === null;
+		return this.#result.requests.some((r) => xmlBody(r) && xmlCheckPending(r.body!));
 	}
 
 	/** The value of a setting ('' when unset). */
