@@ -364,4 +364,16 @@ test.describe('editor journeys', () => {
 		await page.keyboard.press('Control+z');
 		await expect(preview).not.toContainText('not valid XML');
 	});
+
+	test('a large XML body is checked in place when the worker cannot start', async ({ page }) => {
+		await page.route('**/_app/immutable/workers/*.js', (route) => route.abort());
+		await page.goto('/services/sendMessage');
+		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+		await page.getByLabel('Content type genericSmsSendContentType').fill('application/xml');
+		const unit = '<m><to>%sms_to%</to></m>\n';
+		await pasteIntoBody(page, `<r>\n${unit.repeat(2000)}</r`);
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await expect(preview).toContainText('After expansion the body is not valid XML');
+		await expect(preview).toHaveAttribute('aria-busy', 'false');
+	});
 });
