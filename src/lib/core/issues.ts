@@ -23,6 +23,72 @@ export interface Issue {
 	fix?: { label: string; from: number; to: number; insert: string };
 }
 
+/**
+ * Adds `items` to the end of `target`. Unlike `target.push(...items)`, which passes every item
+ * as an argument, any number is fine: a megabyte template can hold a few hundred thousand
+ * placeholders, each with an issue, and that many arguments overflow the call stack.
+ */
+export function append<T>(target: T[], items: readonly T[]): void {
+	for (let i = 0; i < items.length; i++) target.push(items[i]);
+}
+
+/**
+ * How many issues of one kind at one name a check lists; the last one listed says how many more
+ * follow. A megabyte template can repeat one misspelt name tens of thousands of times: listing
+ * each would bury every other issue and cost the editor a few hundred milliseconds a keystroke.
+ */
+export const MAX_REPEATS = 20;
+
+/**
+ * Lists at most {@link MAX_REPEATS} issues per key (a kind of issue at one name) into one list.
+ * Issues it lists are not changed: the last one listed of a key that had more is replaced in the
+ * list by a copy that says how many more there were.
+ */
+export class Repeats {
+	readonly #seen = new Map<string, { count: number; at: number }>();
+
+	constructor(private readonly into: Issue[]) {}
+
+	/** Adds the issue `make` gives, unless `key` has had its share; counts it either way. */
+	add(key: string, make: () => Issue): void {
+		const seen = this.#seen.get(key);
+		if (seen && seen.count >= MAX_REPEATS) {
+			seen.count++;
+			return;
+		}
+		this.into.push(make());
+		const at = this.into.length - 1;
+		if (seen) {
+			seen.count++;
+			seen.at = at;
+		} else this.#seen.set(key, { count: 1, at });
+	}
+
+	/**
+	 * Adds each of `issues`, keyed by its code and message (which names its place's name); with
+	 * `field`, as a copy naming that field.
+	 */
+	addAll(issues: readonly Issue[], field?: string): void {
+		for (const issue of issues) {
+			const make = field === undefined ? () => issue : () => ({ ...issue, field });
+			this.add(`${issue.code}|${issue.message}`, make);
+		}
+	}
+
+	/** Says, on the last issue listed of each key, how many more of it were not listed. */
+	finish(): void {
+		for (const { count, at } of this.#seen.values()) {
+			if (count <= MAX_REPEATS) continue;
+			const more = (count - MAX_REPEATS).toLocaleString('en');
+			const last = this.into[at];
+			this.into[at] = {
+				...last,
+				message: `${last.message} ${more} more like it follow, not listed one by one.`
+			};
+		}
+	}
+}
+
 /** A line and column (both 1-based) for an offset, for messages that name a place. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
 	let line = 1;

@@ -712,6 +712,41 @@ describe('buildRequests: body checks', () => {
 	});
 });
 
+describe('buildRequests: one issue repeated through a large body', () => {
+	it('builds a body of 200,000 unknown names (1.4 MB): the body as written, 20 issues listed', () => {
+		const template = '%nope% '.repeat(200_000) + '%other%';
+		const result = build('sendMessage', {
+			genericSmsSendUrl: 'https://p.example/s',
+			genericSmsSendPostData: template,
+			genericSmsSendContentType: 'text/plain'
+		});
+		expect(result.requests[0].body).toBe(template);
+		const nope = result.issues.filter((i) => i.message.startsWith('%nope%'));
+		expect(nope).toHaveLength(20);
+		expect(nope[19].message).toMatch(/ 199,980 more like it follow, not listed one by one\.$/);
+		expect(result.issues.filter((i) => i.message.startsWith('%other%'))).toHaveLength(1);
+	});
+
+	it('raw substitution: a value that breaks the body is flagged at 20 of its 25 uses, then counted', () => {
+		const template = `[${Array.from({ length: 25 }, () => '"%sms_body%"').join(',')}]`;
+		const result = build(
+			'sendMessage',
+			{
+				genericSmsSendUrl: 'https://p.example/s',
+				genericSmsSendPostData: template,
+				genericSmsSendContentType: JSON_TYPE
+			},
+			{ sms_body: 'say "hi"' },
+			true
+		);
+		const breaks = result.issues.filter((i) => i.code === 'raw_breaks');
+		expect(breaks).toHaveLength(20);
+		expect(breaks.every((i) => i.field === 'genericSmsSendPostData')).toBe(true);
+		expect(breaks[19].message).toMatch(/ 5 more like it follow/);
+		expect(codes(result)).toContain('body_invalid_json');
+	});
+});
+
 describe('buildRequests: settings', () => {
 	it('uses the deprecated genericSmsPostData when genericSmsSendPostData is empty, with deprecated_key', () => {
 		const result = build('sendMessage', {

@@ -2,7 +2,7 @@ import { findService } from '../catalogue/services';
 import type { Method, Service } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf } from '../catalogue/vocabulary';
-import type { Issue } from '../issues';
+import { append, Repeats, type Issue } from '../issues';
 import {
 	analyzeTemplate,
 	encodingForContentType,
@@ -152,13 +152,14 @@ function plan(
 	}
 	const url = analyzeTemplate(s.url, service, s.urlField, declared);
 	const body = analyzeTemplate(s.postData, service, s.postDataField, declared);
-	issues.push(...url.issues, ...body.issues);
+	append(issues, url.issues);
+	append(issues, body.issues);
 	const parsedHeaders = parseHeaderLines(s.customHeaders, s.customHeadersField);
-	issues.push(...parsedHeaders.issues);
+	append(issues, parsedHeaders.issues);
 	const headers = parsedHeaders.lines.map((line) => {
 		const analysis = analyzeTemplate(line.value, service, s.customHeadersField, declared);
 		for (const issue of analysis.issues) shift(issue, line.valueFrom);
-		issues.push(...analysis.issues);
+		append(issues, analysis.issues);
 		if (sendsBody && line.name.toLowerCase() === 'content-type') {
 			issues.push({
 				code: 'duplicate_content_type',
@@ -210,8 +211,10 @@ function buildOne(
 	const maskPassword = isPlainHttp(probe.text);
 	const url = maskPassword ? expand(p.url, { ...base, context: 'url', maskPassword }) : probe;
 	const field = p.settings.urlField;
-	issues.push(...url.issues.map((i) => ({ ...i, field })));
-	issues.push(...checkUrl(url.text, p.url.source, p.service, field).issues);
+	// Expansion finds a value's issues at each use of its name: listed as analysis lists them.
+	const repeats = new Repeats(issues);
+	repeats.addAll(url.issues, field);
+	append(issues, checkUrl(url.text, p.url.source, p.service, field).issues);
 
 	const headers: Header[] = [];
 	const headerSubs: Substitution[][] = [];
@@ -244,11 +247,12 @@ function buildOne(
 		body = expanded.text;
 		bodySubs = expanded.substitutions;
 		const bodyField = p.settings.postDataField;
-		issues.push(...expanded.issues.map((i) => ({ ...i, field: bodyField })));
+		repeats.addAll(expanded.issues, bodyField);
 		issues.push(
 			...checkBody(body, bodyEncoding, p.contentType ?? '', bodySubs, bodyField, readXml)
 		);
 	}
+	repeats.finish();
 	const all = [...url.substitutions, ...bodySubs, ...headerSubs.flat()];
 	if (maskPassword && all.some((s) => s.status === 'masked')) {
 		issues.push({
@@ -349,6 +353,6 @@ export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): Bu
 		const request = buildOne(p, resolver, input.rawSubstitution === true, readXml, issues);
 		return recipients !== null && value !== null ? { ...request, recipient: value } : request;
 	});
-	issues.push(...valueIssues(resolvers));
+	append(issues, valueIssues(resolvers));
 	return { requests, issues: dedupe(issues) };
 }

@@ -1,5 +1,5 @@
 import type { Service } from '../catalogue/schema';
-import { lineColumn, type Issue } from '../issues';
+import { append, lineColumn, type Issue } from '../issues';
 import { tokenize, type Encoding, type Substitution } from '../template';
 
 /** Checks of an expanded request: its URL and its body, mapped back to the template. */
@@ -229,7 +229,7 @@ export function checkUrl(
 			to: template.length
 		});
 	}
-	issues.push(...strayPercents(template, field));
+	append(issues, strayPercents(template, field));
 	return { issues, parsed };
 }
 

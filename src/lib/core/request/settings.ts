@@ -1,7 +1,7 @@
 import { isXmlKey } from '../catalogue/placement';
 import { keyOf } from '../catalogue/services';
 import type { Service } from '../catalogue/schema';
-import type { Issue } from '../issues';
+import { append, type Issue } from '../issues';
 import { xmlCharIssues } from '../xml/chars';
 
 /**
@@ -83,7 +83,7 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 	const issues: Issue[] = [];
 	for (const key of service.keys) {
 		if (PLAIN_ROLES.has(key.role) && isXmlKey(service, key.key)) {
-			issues.push(...xmlCharIssues(text(settings, key.key), key.key));
+			append(issues, xmlCharIssues(text(settings, key.key), key.key));
 		}
 	}
 	const known = new Set([

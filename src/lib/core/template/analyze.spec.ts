@@ -251,3 +251,28 @@ describe('analyzeTemplate: secrets in URLs', () => {
 		).toEqual(['secret_in_url']);
 	});
 });
+
+describe('analyzeTemplate: one issue repeated', () => {
+	const sendMessage = getService('sendMessage');
+
+	it('lists 20 of a misspelt name used 30,000 times, then says how many more; other names still listed', () => {
+		const template = '%sms_too% '.repeat(30_000) + '%nope%';
+		const issues = analyzeTemplate(template, sendMessage, 'genericSmsSendPostData').issues;
+		const misspelt = issues.filter((i) => i.message.startsWith('%sms_too%'));
+		expect(misspelt).toHaveLength(20);
+		expect(misspelt.map((i) => i.from)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
+		expect(misspelt[19].message).toMatch(/ 29,980 more like it follow, not listed one by one\.$/);
+		expect(misspelt[19].fix?.insert).toBe('%sms_to%');
+		expect(issues.filter((i) => i.message.startsWith('%nope%'))).toHaveLength(1);
+		expect(issues.every((i) => i.field === 'genericSmsSendPostData')).toBe(true);
+	});
+
+	it('lists 20 of a syntax issue repeated with the same text; another text is its own', () => {
+		const template = '%account[x '.repeat(25) + '%account[y';
+		const issues = analyzeTemplate(template, sendMessage).issues;
+		const x = issues.filter((i) => i.message.includes('"%account[x"'));
+		expect(x).toHaveLength(20);
+		expect(x[19].message).toMatch(/ 5 more like it follow/);
+		expect(issues.filter((i) => i.message.includes('"%account[y"'))).toHaveLength(1);
+	});
+});

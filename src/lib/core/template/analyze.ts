@@ -2,7 +2,7 @@ import { isXmlKey } from '../catalogue/placement';
 import type { Service, Variable } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';
-import type { Issue } from '../issues';
+import { append, Repeats, type Issue } from '../issues';
 import { xmlCharIssues } from '../xml/chars';
 import { tokenize, type PlaceholderToken, type Tokenized } from './tokenize';
 
@@ -30,11 +30,11 @@ export interface Analysis {
 	issues: Issue[];
 }
 
-function check(token: PlaceholderToken, vocabulary: Vocabulary, issues: Issue[]): PlaceholderMark {
+function check(token: PlaceholderToken, vocabulary: Vocabulary, repeats: Repeats): PlaceholderMark {
 	const resolution = vocabulary.resolve(token.key);
 	if (resolution.issue) {
 		const { replacement, ...issue } = resolution.issue;
-		issues.push({
+		repeats.add(`${issue.code}|${token.key}`, () => ({
 			...issue,
 			from: token.from,
 			to: token.to,
@@ -46,7 +46,7 @@ function check(token: PlaceholderToken, vocabulary: Vocabulary, issues: Issue[])
 						insert: `%${replacement}%`
 					}
 				: undefined
-		});
+		}));
 	}
 	return {
 		from: token.from,
@@ -89,7 +89,9 @@ export function analyzeTemplate(
 ): Analysis {
 	const vocabulary = vocabularyOf(service, declared);
 	const tokenized = tokenize(source);
-	const issues: Issue[] = [...tokenized.issues];
+	const issues: Issue[] = [];
+	const repeats = new Repeats(issues);
+	repeats.addAll(tokenized.issues);
 	const marks: PlaceholderMark[] = [];
 	for (const token of tokenized.tokens) {
 		if (token.kind !== 'placeholder') continue;
@@ -98,12 +100,13 @@ export function analyzeTemplate(
 			marks.push({ from: inner.from, to: inner.to, key: inner.key, scope: 'function' });
 			inner = inner.ref.inner;
 		}
-		marks.push(check(inner, vocabulary, issues));
+		marks.push(check(inner, vocabulary, repeats));
 	}
 	if (field && URL_ROLES.has(service.keys.find((k) => k.key === field)?.role ?? '')) {
-		issues.push(...secretsInUrl(marks));
+		repeats.addAll(secretsInUrl(marks));
 	}
-	if (field && isXmlKey(service, field)) issues.push(...xmlCharIssues(source));
+	repeats.finish();
+	if (field && isXmlKey(service, field)) append(issues, xmlCharIssues(source));
 	if (field) for (const issue of issues) issue.field = field;
 	return { tokenized, marks, issues };
 }

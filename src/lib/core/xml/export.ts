@@ -5,7 +5,7 @@ import {
 	type XmlForm,
 	type XmlFormRule
 } from '../catalogue/placement';
-import type { Issue, Result } from '../issues';
+import { append, type Issue, type Result } from '../issues';
 import { elementTag } from '../catalogue/labels';
 import type { ProfileDocument } from '../profile/schema';
 import { SECRET_MASK } from '../profile/secrets';
@@ -70,7 +70,7 @@ export function xmlSettings(document: ProfileDocument): {
 			if (text === '') text = old;
 		}
 		if (text === '') continue;
-		issues.push(...xmlCharIssues(text, key.key));
+		append(issues, xmlCharIssues(text, key.key));
 		settings.push({ service: service.id, key: key.key, value: text });
 	}
 	return { settings, issues };
