@@ -7,12 +7,20 @@ import type { XmlBodyReader } from '$lib/core/request';
  * {@link XML_IN_PLACE_LIMIT} characters is read in place. A larger one is read by the same reader
  * in a worker: reading a megabyte of XML takes a few hundred milliseconds, which would hold up
  * every keystroke. Its preview is unchecked and says it is updating until the worker's verdict on
- * that very body is in; the worker reads one body at a time, and of the bodies asked for
- * meanwhile only the newest.
+ * that very body is in; the worker reads one body at a time, the newest asked for, once
+ * typing has paused.
  */
 
 /** Bodies up to this many characters are read in place, in well under a frame. */
 export const XML_IN_PLACE_LIMIT = 32 * 1024;
+
+/**
+ * How long no newer body must be asked for before the worker starts on the newest: longer than
+ * the time between two keys of a fast typist. While keys come faster, a verdict would arrive for
+ * a body already typed over (a megabyte takes the worker a few hundred milliseconds) and only
+ * take a core from the page.
+ */
+export const XML_SETTLE_MS = 150;
 
 type Verdict = NonNullable<ReturnType<XmlBodyReader>>;
 
@@ -34,9 +42,11 @@ let arrivals = $state(0);
 let worker: Worker | null = null;
 /** False once the worker could not be started or failed: large bodies are read in place. */
 let workerUsable = typeof Worker !== 'undefined';
-/** The body the worker is reading, and the newest one asked for meanwhile. */
+/** The body the worker is reading, and the newest one asked for since. */
 let reading: string | null = null;
 let queued: string | null = null;
+/** Starts the worker on the queued body once no newer one has been asked for a while. */
+let settling: ReturnType<typeof setTimeout> | null = null;
 
 function startWorker(): Worker {
 	const started = new Worker(new URL('./xml-check.worker.ts', import.meta.url), {
@@ -46,12 +56,12 @@ function startWorker(): Worker {
 		const body = reading!;
 		reading = null;
 		verdicts = [{ body, verdict: event.data }, ...verdicts].slice(0, KEPT_VERDICTS);
-		const next = queued;
-		queued = null;
-		if (next !== null && verdictOn(next) === undefined) read(next);
 		// Told only when nothing newer waits: a verdict on a body already typed over is kept
 		// (undo may bring it back) but builds nothing again.
-		else arrivals++;
+		if (queued === null || verdictOn(queued) !== undefined) {
+			queued = null;
+			arrivals++;
+		} else if (settling === null) readQueued();
 	};
 	started.onerror = (event) => {
 		event.preventDefault();
@@ -60,22 +70,34 @@ function startWorker(): Worker {
 		started.terminate();
 		worker = null;
 		reading = queued = null;
+		if (settling !== null) clearTimeout(settling);
+		settling = null;
 		arrivals++;
 	};
 	return started;
 }
 
-function read(body: string): void {
+function readQueued(): void {
+	const body = queued!;
+	queued = null;
 	reading = body;
 	worker ??= startWorker();
 	worker.postMessage(body);
 }
 
-/** Asks the worker for a verdict on `body`. Writes no state: a derived value may call it. */
+/**
+ * Asks the worker for a verdict on `body`: the worker starts on it once no newer body has been
+ * asked for {@link XML_SETTLE_MS} and it has finished the body it reads. Writes no state: a
+ * derived value may call it.
+ */
 function ask(body: string): void {
 	if (body === reading || body === queued) return;
-	if (reading !== null) queued = body;
-	else read(body);
+	queued = body;
+	if (settling !== null) clearTimeout(settling);
+	settling = setTimeout(() => {
+		settling = null;
+		if (reading === null && queued !== null) readQueued();
+	}, XML_SETTLE_MS);
 }
 
 function offloaded(body: string): boolean {
