@@ -5,9 +5,6 @@ import { lineColumn } from '../issues';
  * that should be UTF-8 are not, for the readers of imports and JSON bodies.
  */
 
-const encoder = new TextEncoder();
-let scratch = new Uint8Array(0);
-
 /** Runs of characters that take more than one byte each (or, as lone surrogates, three). */
 const WIDE = /[\u0080-\uffff]+/g;
 
@@ -21,8 +18,11 @@ export function utf8Length(text: string): number {
 	if (text === known.text) return known.bytes;
 	const before = known.text;
 	let bytes: number;
-	if (text.length >= EDIT_MIN && before.length >= EDIT_MIN) {
-		const [start, end] = sameEnds(before, text);
+	const [start, end] =
+		text.length >= EDIT_MIN && before.length >= EDIT_MIN ? sameEnds(before, text) : [0, 0];
+	// Counting what differs in both texts pays only while it is less than the new text: a paste
+	// over the whole body is counted once, whole.
+	if (2 * (start + end) > text.length) {
 		bytes =
 			known.bytes -
 			countBytes(before.slice(start, before.length - end)) +
@@ -74,15 +74,24 @@ function sameEnds(a: string, b: string): [number, number] {
 const BLOCK = 1024;
 
 /**
- * One byte a character, plus what the runs of other characters add, encoded natively into one
- * buffer kept between calls. A megabyte of ASCII is one scan, allocating nothing.
+ * One byte a character, plus what the runs of other characters add: a character below U+0800
+ * one more, a surrogate pair two more (four bytes for two characters), any other two more (a
+ * lone surrogate is sent as U+FFFD). The runs are found by one native scan, so a megabyte of
+ * ASCII is read once; a run is counted where it lies, without copying it or encoding it.
  */
 function countBytes(text: string): number {
 	let bytes = text.length;
-	for (const [run] of text.matchAll(WIDE)) {
-		const needed = run.length * 3;
-		if (scratch.length < needed) scratch = new Uint8Array(Math.max(needed, scratch.length * 2));
-		bytes += encoder.encodeInto(run, scratch).written - run.length;
+	WIDE.lastIndex = 0;
+	for (let run = WIDE.exec(text); run; run = WIDE.exec(text)) {
+		const end = WIDE.lastIndex;
+		for (let i = run.index; i < end; i++) {
+			const code = text.charCodeAt(i);
+			if (code < 0x800) bytes += 1;
+			else if (isHigh(code) && i + 1 < end && isLow(text.charCodeAt(i + 1))) {
+				bytes += 2;
+				i++;
+			} else bytes += 2;
+		}
 	}
 	return bytes;
 }
