@@ -13,6 +13,25 @@ export interface Segment {
 /** Above this size the preview shows the text without marks, to stay fast. */
 export const MARK_LIMIT = 200_000;
 
+/**
+ * The substitutions that end within the first `length` characters. They are in output order,
+ * so they are found by halving: a megabyte body has tens of thousands of them, and the preview
+ * asks on every keystroke for those of the screenful it lays out.
+ */
+export function marksWithin(
+	substitutions: readonly Substitution[],
+	length: number
+): readonly Substitution[] {
+	let low = 0;
+	let high = substitutions.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (substitutions[middle].to <= length) low = middle + 1;
+		else high = middle;
+	}
+	return low === substitutions.length ? substitutions : substitutions.slice(0, low);
+}
+
 /** Splits expanded text into plain runs and substituted values, in order. */
 export function segments(text: string, substitutions: readonly Substitution[]): Segment[] {
 	if (text.length > MARK_LIMIT) return [{ text }];
