@@ -1,5 +1,5 @@
 import { findService, SERVICES, sampleValues, vocabularyOf } from '$lib/core/catalogue';
-import type { Issue } from '$lib/core/issues';
+import { append, type Issue } from '$lib/core/issues';
 import { isSecretKey, SECRET_MASK, type Scenario } from '$lib/core/profile';
 import {
 	buildRequests,
@@ -301,7 +301,10 @@ async function checkProfile(
 		for (const scenario of scenariosFor(service, profile.scenarios, profile)) {
 			const values = scenarioValues(service, scenario, profile, options.secrets);
 			const built = await renderService(profile, service, values, options.server);
-			lint.push(...built.issues.map((i) => issueFinding(profile, service, i, scenario.name)));
+			append(
+				lint,
+				built.issues.map((i) => issueFinding(profile, service, i, scenario.name))
+			);
 			const rendering: Rendering = {
 				file: profile.file,
 				service,

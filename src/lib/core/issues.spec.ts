@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { append, MAX_REPEATS, Repeats, type Issue } from './issues';
+import { append, MAX_OF_A_KIND, MAX_REPEATS, Repeats, type Issue } from './issues';
 
 function warning(message: string, from: number): Issue {
 	return { code: 'unknown_variable', severity: 'warning', message, from, to: from + 1 };
@@ -9,8 +9,8 @@ describe('Repeats', () => {
 	it('lists at most MAX_REPEATS issues per key; the last one listed says how many more follow', () => {
 		const listed: Issue[] = [];
 		const repeats = new Repeats(listed);
-		for (let i = 0; i < MAX_REPEATS + 1234; i++) repeats.add('a', () => warning('A.', i));
-		repeats.add('b', () => warning('B.', 99_999));
+		for (let i = 0; i < MAX_REPEATS + 1234; i++) repeats.add('name', 'a', () => warning('A.', i));
+		repeats.add('name', 'b', () => warning('B.', 99_999));
 		repeats.finish();
 		expect(listed).toHaveLength(MAX_REPEATS + 1);
 		expect(listed.map((i) => i.from)).toEqual([
@@ -29,7 +29,7 @@ describe('Repeats', () => {
 		const repeats = new Repeats(listed);
 		let made = 0;
 		for (let i = 0; i < MAX_REPEATS * 3; i++) {
-			repeats.add(i < MAX_REPEATS ? 'exact' : 'over', () => (made++, warning('W.', i)));
+			repeats.add('name', i < MAX_REPEATS ? 'exact' : 'over', () => (made++, warning('W.', i)));
 		}
 		repeats.finish();
 		expect(made).toBe(MAX_REPEATS * 2);
@@ -49,6 +49,42 @@ describe('Repeats', () => {
 			'Same. 2 more like it follow, not listed one by one.'
 		);
 		expect(given.every((i) => i.message === 'Same.' && i.field === undefined)).toBe(true);
+	});
+});
+
+describe('Repeats of a kind', () => {
+	it('lists at most MAX_OF_A_KIND issues of a kind at different names, then counts them', () => {
+		const listed: Issue[] = [];
+		const repeats = new Repeats(listed);
+		let made = 0;
+		for (let i = 0; i < MAX_OF_A_KIND + 500; i++) {
+			repeats.add('name', `n${i}`, () => (made++, warning(`N${i}.`, i)));
+		}
+		// A name listed already still has its share; another kind is not held back.
+		repeats.add('name', 'n0', () => warning('N0 again.', 1_000_000));
+		repeats.add('raw_breaks', 'x', () => ({ ...warning('X.', 7), code: 'raw_breaks' }));
+		repeats.finish();
+		expect(made).toBe(MAX_OF_A_KIND);
+		expect(listed).toHaveLength(MAX_OF_A_KIND + 2);
+		// The note goes on the last issue of the kind listed: here the name listed again.
+		expect(listed[MAX_OF_A_KIND - 1].message).toBe(`N${MAX_OF_A_KIND - 1}.`);
+		expect(listed[MAX_OF_A_KIND].message).toBe(
+			'N0 again. 500 more of this kind at other names follow, not listed one by one.'
+		);
+		expect(listed.at(-1)?.message).toBe('X.');
+	});
+
+	it('says both counts on one issue when it is the last of its key and of its kind', () => {
+		const listed: Issue[] = [];
+		const repeats = new Repeats(listed);
+		for (let i = 0; i < MAX_OF_A_KIND - 1; i++)
+			repeats.add('name', `n${i}`, () => warning('N.', i));
+		for (let i = 0; i < MAX_REPEATS + 3; i++) repeats.add('name', 'last', () => warning('L.', i));
+		repeats.add('name', 'another', () => warning('A.', 0));
+		repeats.finish();
+		expect(listed.at(-1)?.message).toBe(
+			'L. 3 more like it follow; 1 more of this kind at other names follow, not listed one by one.'
+		);
 	});
 });
 

@@ -40,20 +40,42 @@ export function append<T>(target: T[], items: readonly T[]): void {
 export const MAX_REPEATS = 20;
 
 /**
- * Lists at most {@link MAX_REPEATS} issues per key (a kind of issue at one name) into one list.
- * Issues it lists are not changed: the last one listed of a key that had more is replaced in the
- * list by a copy that says how many more there were.
+ * How many issues of one kind a check lists, whatever their names: a generated template can
+ * hold a hundred thousand different unknown names.
+ */
+export const MAX_OF_A_KIND = 200;
+
+/** What is counted of one key or one kind: how many there were, and where the last listed is. */
+interface Tally {
+	count: number;
+	at: number;
+}
+
+/**
+ * Lists at most {@link MAX_REPEATS} issues per key (a kind of issue at one name) and at most
+ * {@link MAX_OF_A_KIND} per kind into one list; the rest are counted. Issues it lists are not
+ * changed: the last one listed of a key or kind that had more is replaced in the list by a copy
+ * that says how many more there were.
  */
 export class Repeats {
-	readonly #seen = new Map<string, { count: number; at: number }>();
+	readonly #keys = new Map<string, Tally>();
+	readonly #kinds = new Map<string, Tally & { over: number }>();
 
 	constructor(private readonly into: Issue[]) {}
 
-	/** Adds the issue `make` gives, unless `key` has had its share; counts it either way. */
-	add(key: string, make: () => Issue): void {
-		const seen = this.#seen.get(key);
+	/**
+	 * Adds the issue `make` gives, unless its key or its kind has had its share: then it is
+	 * counted and `make` is not called.
+	 */
+	add(kind: string, key: string, make: () => Issue): void {
+		const seen = this.#keys.get(key);
 		if (seen && seen.count >= MAX_REPEATS) {
 			seen.count++;
+			return;
+		}
+		const ofKind = this.#kinds.get(kind);
+		if (!seen && ofKind && ofKind.count >= MAX_OF_A_KIND) {
+			ofKind.over++;
 			return;
 		}
 		this.into.push(make());
@@ -61,29 +83,42 @@ export class Repeats {
 		if (seen) {
 			seen.count++;
 			seen.at = at;
-		} else this.#seen.set(key, { count: 1, at });
+		} else this.#keys.set(key, { count: 1, at });
+		if (ofKind) {
+			ofKind.count++;
+			ofKind.at = at;
+		} else this.#kinds.set(kind, { count: 1, at, over: 0 });
 	}
 
 	/**
-	 * Adds each of `issues`, keyed by its code and message (which names its place's name); with
-	 * `field`, as a copy naming that field.
+	 * Adds each of `issues`, of its code's kind, keyed by its code and message (which names its
+	 * place's name); with `field`, as a copy naming that field.
 	 */
 	addAll(issues: readonly Issue[], field?: string): void {
 		for (const issue of issues) {
 			const make = field === undefined ? () => issue : () => ({ ...issue, field });
-			this.add(`${issue.code}|${issue.message}`, make);
+			this.add(issue.code, `${issue.code}|${issue.message}`, make);
 		}
 	}
 
-	/** Says, on the last issue listed of each key, how many more of it were not listed. */
+	/** Says, on the last issue listed of each key and kind, how many more were not listed. */
 	finish(): void {
-		for (const { count, at } of this.#seen.values()) {
-			if (count <= MAX_REPEATS) continue;
-			const more = (count - MAX_REPEATS).toLocaleString('en');
+		const notes = new Map<number, string[]>();
+		const note = (at: number, text: string) => notes.set(at, [...(notes.get(at) ?? []), text]);
+		for (const { count, at } of this.#keys.values()) {
+			if (count > MAX_REPEATS) {
+				note(at, `${(count - MAX_REPEATS).toLocaleString('en')} more like it follow`);
+			}
+		}
+		for (const { over, at } of this.#kinds.values()) {
+			if (over > 0)
+				note(at, `${over.toLocaleString('en')} more of this kind at other names follow`);
+		}
+		for (const [at, texts] of notes) {
 			const last = this.into[at];
 			this.into[at] = {
 				...last,
-				message: `${last.message} ${more} more like it follow, not listed one by one.`
+				message: `${last.message} ${texts.join('; ')}, not listed one by one.`
 			};
 		}
 	}

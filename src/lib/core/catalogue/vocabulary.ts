@@ -21,8 +21,20 @@ export interface Entry {
 export interface Resolution {
 	scope: Scope | 'unknown';
 	entry?: Entry;
-	/** A problem with the name (positions are filled in by the caller). */
-	issue?: Omit<Issue, 'from' | 'to'> & { replacement?: string };
+	/**
+	 * A problem with the name (positions are filled in by the caller), made when asked: a
+	 * template can hold many thousands of unknown names, of which a check lists a few.
+	 */
+	issue?: () => NameIssue;
+}
+
+/** A problem with a name, without its place; `replacement` is the name it likely meant. */
+export type NameIssue = Omit<Issue, 'from' | 'to'> & { replacement?: string };
+
+/** The issue `make` gives, made once, the first time it is asked for. */
+function once(make: () => NameIssue): () => NameIssue {
+	let made: NameIssue | undefined;
+	return () => (made ??= make());
 }
 
 /** Everything one service's templates may refer to. */
@@ -59,17 +71,20 @@ export function editDistance(a: string, b: string): number {
 
 /** The nearest known key, when one is close enough to be a likely typo. */
 function nearest(key: string, keys: string[]): string | undefined {
+	const most = Math.max(2, Math.floor(key.length / 3));
 	let best: string | undefined;
 	let bestDistance = Infinity;
 	const lower = key.toLowerCase();
 	for (const candidate of keys) {
+		// Two names whose lengths differ by more than `most` are further apart than that.
+		if (Math.abs(candidate.length - key.length) > most) continue;
 		const d = candidate.toLowerCase() === lower ? 0.5 : editDistance(key, candidate);
 		if (d < bestDistance) {
 			best = candidate;
 			bestDistance = d;
 		}
 	}
-	return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+	return bestDistance <= most ? best : undefined;
 }
 
 function ownerOf(name: string, service: Service): string | undefined {
@@ -155,25 +170,26 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 	const keys = entries.map((e) => e.key);
 	const caller = CALLER_LABELS[service.caller].replace(/^The /, 'the ');
 	const fixed = service.variableSet === 'fixed';
+	const recognised = keys.map((k) => `%${k}%`).join(', ');
 
-	const unknown = (key: string, what: string): Resolution => {
-		const suggestion = nearest(key, keys);
-		const owner = ownerOf(key, service);
-		const parts = [`${what} is not known to ${service.title}.`];
-		if (owner) parts.push(`It belongs to ${owner}.`);
-		if (fixed) parts.push(`${caller} recognises only: ${keys.map((k) => `%${k}%`).join(', ')}.`);
-		else parts.push('It is sent as written unless a value is given.');
-		if (suggestion) parts.push(`Did you mean %${suggestion}%?`);
-		return {
-			scope: 'unknown',
-			issue: {
+	const unknown = (key: string, what: string): Resolution => ({
+		scope: 'unknown',
+		issue: once(() => {
+			const suggestion = nearest(key, keys);
+			const owner = ownerOf(key, service);
+			const parts = [`${what} is not known to ${service.title}.`];
+			if (owner) parts.push(`It belongs to ${owner}.`);
+			if (fixed) parts.push(`${caller} recognises only: ${recognised}.`);
+			else parts.push('It is sent as written unless a value is given.');
+			if (suggestion) parts.push(`Did you mean %${suggestion}%?`);
+			return {
 				code: 'unknown_variable',
 				severity: fixed ? 'error' : 'warning',
 				message: parts.join(' '),
 				replacement: suggestion
-			}
-		};
-	};
+			};
+		})
+	});
 
 	const resolve = (key: string): Resolution => {
 		const entry = byKey.get(key);
@@ -183,19 +199,19 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 			return {
 				scope: aliased.scope,
 				entry: aliased,
-				issue: {
+				issue: once(() => ({
 					code: 'deprecated_variable',
 					severity: 'warning',
 					message: `%${key}% is an older spelling; the contract writes %${aliased.key}%.`,
 					replacement: aliased.key
-				}
+				}))
 			};
 		}
 		const account = /^account\[(.*)\]$/.exec(key);
 		if (account) {
 			const documented = ACCOUNT_VARIABLES.some((v) => v.name === account[1]);
 			if (documented || service.accountKeys === 'none') {
-				const reason =
+				const reason = () =>
 					service.accountKeys === 'none'
 						? `${service.title} is called by ${caller} with no account, so account values are not filled.`
 						: `${caller} fills only ${keys
@@ -204,11 +220,11 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 								.join(', ')}.`;
 				return {
 					scope: 'unknown',
-					issue: {
+					issue: once(() => ({
 						code: 'not_allowed_for_caller',
 						severity: 'error',
-						message: `%${key}% cannot be used here: ${reason}`
-					}
+						message: `%${key}% cannot be used here: ${reason()}`
+					}))
 				};
 			}
 			return unknown(key, `%${key}% (not a documented account key)`);
@@ -216,11 +232,11 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 		if (GLOBAL_VARIABLES.some((v) => v.name === key) && service.globals === 'none') {
 			return {
 				scope: 'unknown',
-				issue: {
+				issue: once(() => ({
 					code: 'not_allowed_for_caller',
 					severity: 'error',
 					message: `%${key}% is a global parameter of the app; ${caller} does not fill it.`
-				}
+				}))
 			};
 		}
 		return unknown(key, `%${key}%`);

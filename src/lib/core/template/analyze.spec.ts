@@ -267,6 +267,18 @@ describe('analyzeTemplate: one issue repeated', () => {
 		expect(issues.every((i) => i.field === 'genericSmsSendPostData')).toBe(true);
 	});
 
+	it('lists 200 of 100,000 different unknown names, then counts the rest, ', () => {
+		const template = Array.from({ length: 100_000 }, (_, i) => `%u${i}%`).join(' ');
+		const analysis = analyzeTemplate(template, sendMessage, 'genericSmsSendPostData');
+		expect(analysis.marks).toHaveLength(100_000);
+		expect(analysis.marks.every((m) => m.scope === 'unknown')).toBe(true);
+		expect(analysis.issues).toHaveLength(200);
+		expect(analysis.issues[0].message).toMatch(/^%u0% is not known to Send Message\./);
+		expect(analysis.issues[199].message).toMatch(
+			/^%u199% .* 99,800 more of this kind at other names follow, not listed one by one\.$/
+		);
+	});
+
 	it('lists 20 of a syntax issue repeated with the same text; another text is its own', () => {
 		const template = '%account[x '.repeat(25) + '%account[y';
 		const issues = analyzeTemplate(template, sendMessage).issues;

@@ -32,21 +32,25 @@ export interface Analysis {
 
 function check(token: PlaceholderToken, vocabulary: Vocabulary, repeats: Repeats): PlaceholderMark {
 	const resolution = vocabulary.resolve(token.key);
-	if (resolution.issue) {
-		const { replacement, ...issue } = resolution.issue;
-		repeats.add(`${issue.code}|${token.key}`, () => ({
-			...issue,
-			from: token.from,
-			to: token.to,
-			fix: replacement
-				? {
-						label: `Replace with %${replacement}%`,
-						from: token.from,
-						to: token.to,
-						insert: `%${replacement}%`
-					}
-				: undefined
-		}));
+	const named = resolution.issue;
+	if (named) {
+		// One name has one issue: the name is the key; all names' issues are one kind.
+		repeats.add('name', token.key, () => {
+			const { replacement, ...issue } = named();
+			return {
+				...issue,
+				from: token.from,
+				to: token.to,
+				fix: replacement
+					? {
+							label: `Replace with %${replacement}%`,
+							from: token.from,
+							to: token.to,
+							insert: `%${replacement}%`
+						}
+					: undefined
+			};
+		});
 	}
 	return {
 		from: token.from,
