@@ -103,23 +103,20 @@ export class Repeats {
 
 	/** Says, on the last issue listed of each key and kind, how many more were not listed. */
 	finish(): void {
-		const notes = new Map<number, string[]>();
-		const note = (at: number, text: string) => notes.set(at, [...(notes.get(at) ?? []), text]);
+		const notes: Record<number, string> = {};
+		const note = (at: number, more: number, what: string) => {
+			const text = `${more.toLocaleString('en')} more ${what} follow`;
+			notes[at] = notes[at] ? `${notes[at]}; ${text}` : text;
+		};
 		for (const { count, at } of this.#keys.values()) {
-			if (count > MAX_REPEATS) {
-				note(at, `${(count - MAX_REPEATS).toLocaleString('en')} more like it follow`);
-			}
+			if (count > MAX_REPEATS) note(at, count - MAX_REPEATS, 'like it');
 		}
 		for (const { over, at } of this.#kinds.values()) {
-			if (over > 0)
-				note(at, `${over.toLocaleString('en')} more of this kind at other names follow`);
+			if (over > 0) note(at, over, 'of this kind at other names');
 		}
-		for (const [at, texts] of notes) {
+		for (const at in notes) {
 			const last = this.into[at];
-			this.into[at] = {
-				...last,
-				message: `${last.message} ${texts.join('; ')}, not listed one by one.`
-			};
+			this.into[at] = { ...last, message: `${last.message} ${notes[at]}, not listed one by one.` };
 		}
 	}
 }

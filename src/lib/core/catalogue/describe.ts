@@ -1,4 +1,4 @@
-import type { KeyLocation, Service } from './schema';
+import type { Service } from './schema';
 
 /** Plain-language descriptions of catalogue rules, for pages and documents. */
 
@@ -48,11 +48,4 @@ export function describeFailure(service: Service): string {
 		case 'providerDecides':
 			return 'The provider reads the status integer and response string of each push.';
 	}
-}
-
-/** Where a key is set. */
-export function describeLocation(location: KeyLocation): string {
-	return location.kind === 'accountXml'
-		? `Additional provisioning XML, ${location.path}`
-		: `Portal, ${location.step}`;
 }

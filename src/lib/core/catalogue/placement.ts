@@ -1,5 +1,5 @@
 import { ACCOUNT_CORE_PATH } from './keys';
-import type { ConfigKey, DeprecatedKey, Service } from './schema';
+import type { ConfigKey, DeprecatedKey, KeyLocation, Service } from './schema';
 import { SERVICES } from './services';
 
 /**
@@ -95,4 +95,14 @@ export function deprecatedXmlKeyNamed(name: string): PlacedDeprecatedKey | undef
 export function isXmlKey(service: Service, key: string): boolean {
 	const placedKey = XML_BY_NAME.get(key) ?? DEPRECATED_BY_NAME.get(key);
 	return placedKey?.service === service;
+}
+
+/**
+ * Where a key is set, in words. Here rather than with the other descriptions (`describe.ts`):
+ * the editor shows it under every field, and needs none of the others.
+ */
+export function describeLocation(location: KeyLocation): string {
+	return location.kind === 'accountXml'
+		? `Additional provisioning XML, ${location.path}`
+		: `Portal, ${location.step}`;
 }
