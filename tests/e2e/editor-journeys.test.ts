@@ -1,4 +1,4 @@
-import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import { createProfile, expect, expectAccessible, holdChunk, test, uniqueName } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /** Types into a template editor (CodeMirror) at the end of its text. */
@@ -293,14 +293,7 @@ test.describe('editor journeys', () => {
 	}) => {
 		const id = await createProfile(page, uniqueName('XML reader'));
 		// The strict XML reader's code is held back, as on a slow connection.
-		let release = () => {};
-		const held = new Promise<void>((resolve) => (release = resolve));
-		await page.route('**/_app/immutable/chunks/*.js', async (route) => {
-			const response = await route.fetch();
-			const script = await response.text();
-			if (script.includes('DOCTYPE declarations are not accepted')) await held;
-			await route.fulfill({ response, body: script });
-		});
+		const release = await holdChunk(page, 'DOCTYPE declarations are not accepted');
 		await page.goto(`/profiles/${id}/services/sendMessage`);
 		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
 		await page.getByLabel('Content type genericSmsSendContentType').fill('application/xml');
@@ -323,12 +316,7 @@ test.describe('editor journeys', () => {
 	}) => {
 		const id = await createProfile(page, uniqueName('Large XML'));
 		// The worker that checks large bodies is held back until the test lets it start.
-		let release = () => {};
-		const held = new Promise<void>((resolve) => (release = resolve));
-		await page.route('**/_app/immutable/workers/*.js', async (route) => {
-			await held;
-			await route.continue();
-		});
+		const release = await holdChunk(page, 'onmessage', '**/_app/immutable/workers/*.js');
 		await page.goto(`/profiles/${id}/services/sendMessage`);
 		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
 		await page.getByLabel('Content type genericSmsSendContentType').fill('application/xml');

@@ -101,12 +101,17 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * Holds back the page's code chunk that contains `marker` (a string of the component's own),
  * whenever the page asks for it, until the returned function is called: what the page does
- * before that code arrives can be tested without depending on timing.
+ * before that code arrives can be tested without depending on timing. `files` narrows the
+ * scripts looked at (a worker's script shares its strings with the chunks it was built from).
  */
-export async function holdChunk(page: Page, marker: string): Promise<() => void> {
+export async function holdChunk(
+	page: Page,
+	marker: string,
+	files = '**/_app/immutable/**/*.js'
+): Promise<() => void> {
 	let release!: () => void;
 	const released = new Promise<void>((resolve) => (release = resolve));
-	await page.route('**/_app/immutable/**/*.js', async (route) => {
+	await page.route(files, async (route) => {
 		const response = await route.fetch();
 		const body = await response.text();
 		if (body.includes(marker)) await released;

@@ -2,7 +2,7 @@ import { readXmlBody } from '$lib/core/request/strict-build';
 
 /**
  * Reads large expanded XML bodies of previews off the page's main thread, with the one strict
- * reader the server uses (`preview-tools.svelte.ts` sends the bodies and keeps the verdicts).
+ * reader the server uses (`xml-checks.svelte.ts` sends the bodies and keeps the verdicts).
  * Only the verdict goes back: the document read is not needed, and copying it would cost the
  * page as much as reading it.
  */
