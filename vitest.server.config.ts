@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Tests of the real built server (`node scripts/serve.js` on an ephemeral port with a fresh
  * DATA_DIR), run after `vite build`, each file starting the servers it needs; and of the real
- * command-line program (tests/cli), which each file builds with the project's script. A few
+ * command-line program (tests/cli), built once with the project's script before the files run. A few
  * files run a server module itself in the test's process (`$lib` resolves as in the app).
  */
 export default defineConfig({
@@ -15,7 +15,10 @@ export default defineConfig({
 		setupFiles: ['tests/helpers/fast-check-seed.ts'],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
-		fileParallelism: false,
+		// Two files at a time: most of a file's time is its servers starting and real time passing.
+		fileParallelism: true,
+		maxWorkers: 2,
+		globalSetup: ['tests/cli/build-once.ts'],
 		expect: { requireAssertions: true }
 	}
 });

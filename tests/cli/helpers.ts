@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildCli } from '../../scripts/build-cli.js';
+import { inject } from 'vitest';
 
 /**
  * Runs the real command-line program, as built by the project's script, in a child process:
@@ -13,12 +13,9 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const BIN = path.join(ROOT, 'bin/provisioning-studio.js');
 
-let built: Promise<string> | undefined;
-
-/** Builds the program once per test file. */
-export function ensureBuilt(): Promise<string> {
-	built ??= buildCli();
-	return built;
+/** The program's bundle, which the run's global setup built (`build-once.ts`). */
+export async function ensureBuilt(): Promise<string> {
+	return inject('cliBundle');
 }
 
 /** What a run of the program gave. */

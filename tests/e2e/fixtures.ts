@@ -2,28 +2,51 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { E2E_ADMIN } from '../../playwright.config';
+import { startServer, stopAllServers, type TestServer } from '../helpers/server';
 
 /**
- * Browser-test helpers. Tests run signed in as the admin the e2e server creates from
- * ADMIN_EMAIL / ADMIN_PASSWORD: the admin signs in once per worker and the session cookie is
- * reused. A test that signs in or out itself must use a fresh context (`signedOut`), since
- * signing in again or out with the shared cookie would end the shared session.
+ * Browser-test helpers. Each worker starts the built app (`node scripts/serve.js`) on a fresh
+ * data directory and a free port, with the outbound policy opened to the loopback address (the
+ * tests' own upstreams) and their test certificate trusted; every test of the worker uses it as
+ * its `baseURL`. Tests run signed in as the admin that app creates from ADMIN_EMAIL /
+ * ADMIN_PASSWORD: the admin signs in once per worker and the session cookie is reused. A test
+ * that signs in or out itself must use a fresh context (`signedOut`), since signing in again or
+ * out with the shared cookie would end the shared session.
  */
 
 export { expect };
-export const ADMIN = E2E_ADMIN;
+export const ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
 
 /** An empty storage state, for `test.use({ storageState: signedOut })`. */
 export const signedOut = { cookies: [], origins: [] };
 
-export const test = base.extend<object, { adminState: string }>({
+export const test = base.extend<object, { app: TestServer; adminState: string }>({
+	app: [
+		// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures used from it
+		async ({}, use) => {
+			const app = await startServer({
+				readyTimeoutMs: 60_000,
+				env: {
+					ADMIN_EMAIL: ADMIN.email,
+					ADMIN_PASSWORD: ADMIN.password,
+					OUTBOUND_ALLOW: '127.0.0.1/32',
+					OUTBOUND_PORTS: '1024-65535',
+					NODE_EXTRA_CA_CERTS: path.resolve('tests/fixtures/tls/cert.pem')
+				}
+			});
+			await use(app);
+			await app.stop();
+			await stopAllServers();
+		},
+		{ scope: 'worker', timeout: 90_000 }
+	],
+	baseURL: ({ app }, use) => use(app.url),
 	adminState: [
-		async ({ browser }, use, workerInfo) => {
+		async ({ browser, app }, use, workerInfo) => {
 			const dir = path.join(workerInfo.project.outputDir, '.auth');
 			mkdirSync(dir, { recursive: true });
 			const file = path.join(dir, `admin-${workerInfo.workerIndex}.json`);
-			const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+			const context = await browser.newContext({ baseURL: app.url });
 			const page = await context.newPage();
 			await signIn(page, ADMIN.email, ADMIN.password);
 			await context.storageState({ path: file });

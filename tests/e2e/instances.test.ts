@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
 import { ADMIN, ADMIN_ENV } from '../helpers/fixtures';
-import { startServer, stopAllServers, type TestServer } from '../helpers/server';
+import { startServer, type TestServer } from '../helpers/server';
 import { signIn } from './fixtures';
 
 /**
@@ -30,7 +30,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-	await stopAllServers();
+	// These two only: a worker's own app (see fixtures.ts) is started by the same helper.
+	await Promise.all([a?.stop(), b?.stop()]);
 	await cluster?.stop();
 });
 

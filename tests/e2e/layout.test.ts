@@ -431,9 +431,10 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 
 	test('a page the role does not allow (403) looks like the app', async ({
 		browser,
-		adminState
+		adminState,
+		baseURL
 	}) => {
-		const viewer = await viewerPage(browser, adminState);
+		const viewer = await viewerPage(browser, adminState, baseURL!);
 		const response = await viewer.goto('/admin/users');
 		expect(response?.status()).toBe(403);
 		await atEveryWidth(viewer, '/admin/users', 'forbidden', async () => {
@@ -446,9 +447,10 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 	for (const width of [390, 1440]) {
 		test(`a viewer refused an editor's page at ${width} px sees why, the menu, and signs out`, async ({
 			browser,
-			adminState
+			adminState,
+			baseURL
 		}) => {
-			const viewer = await viewerPage(browser, adminState);
+			const viewer = await viewerPage(browser, adminState, baseURL!);
 			await viewer.setViewportSize({ width, height: 800 });
 			const response = await viewer.goto('/sinks');
 			expect(response?.status()).toBe(403);
@@ -489,8 +491,7 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 });
 
 /** A signed-in viewer's page in a context of its own, created by the admin. */
-async function viewerPage(browser: Browser, adminState: string): Promise<Page> {
-	const baseURL = test.info().project.use.baseURL;
+async function viewerPage(browser: Browser, adminState: string, baseURL: string): Promise<Page> {
 	const admin = await browser.newContext({ baseURL, storageState: adminState });
 	const email = uniqueEmail('viewer');
 	await createUser(await admin.newPage(), { email, name: 'Vera Viewer', role: 'viewer' });

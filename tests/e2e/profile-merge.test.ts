@@ -34,8 +34,9 @@ test.describe('two people editing one profile', () => {
 	test('merge different fields on their own, and ask only about the field both changed', async ({
 		page,
 		browser,
-		adminState
-	}, testInfo) => {
+		adminState,
+		baseURL
+	}) => {
 		const id = await createProfile(page, uniqueName('Merge'));
 		const editorPath = `/profiles/${id}/services/sendMessage`;
 		await page.goto(editorPath);
@@ -46,7 +47,7 @@ test.describe('two people editing one profile', () => {
 		// B: another browser (its own drafts), opened on revision 2.
 		const other = await browser.newContext({
 			storageState: adminState,
-			baseURL: testInfo.project.use.baseURL
+			baseURL
 		});
 		const b = await other.newPage();
 		await b.goto(editorPath);
