@@ -122,8 +122,11 @@ test.describe('test calls and echo sinks', () => {
 		page
 	}) => {
 		await page.goto('/sinks');
-		await page.getByLabel('Name', { exact: true }).fill(uniqueName('Early sink'));
+		const sinkName = uniqueName('Early sink');
+		await page.getByLabel('Name', { exact: true }).fill(sinkName);
 		await page.getByRole('button', { name: 'Create sink' }).click();
+		// The new sink's page, not the list of sinks, which shows the addresses of the others.
+		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
 		const address = (await page.locator('code').first().textContent())!;
 		const id = await createProfile(page, uniqueName('Early call'));
 
