@@ -9,6 +9,7 @@ import {
 	expand,
 	mediaTypeEssence,
 	type Encoding,
+	type ExpandOptions,
 	type Substitution,
 	type Tokenized
 } from '../template';
@@ -206,10 +207,18 @@ function buildOne(
 	readXml: XmlBodyReader,
 	issues: Issue[]
 ): BuiltRequest {
-	const base = { resolve: resolver.resolve, statusOf: resolver.statusOf, raw };
-	const probe = expand(p.url, { ...base, context: 'url' });
+	// Each expansion's options are written out, not spread from shared ones: V8 builds an object
+	// spread with properties after it property by property, about 1 µs each time.
+	const options = (context: Encoding, maskPassword?: boolean): ExpandOptions => ({
+		resolve: resolver.resolve,
+		statusOf: resolver.statusOf,
+		raw,
+		context,
+		maskPassword
+	});
+	const probe = expand(p.url, options('url'));
 	const maskPassword = isPlainHttp(probe.text);
-	const url = maskPassword ? expand(p.url, { ...base, context: 'url', maskPassword }) : probe;
+	const url = maskPassword ? expand(p.url, options('url', maskPassword)) : probe;
 	const field = p.settings.urlField;
 	// Expansion finds a value's issues at each use of its name: listed as analysis lists them.
 	const repeats = new Repeats(issues);
@@ -223,7 +232,7 @@ function buildOne(
 		headerSubs.push([]);
 	}
 	for (const { line, template } of p.headers) {
-		const value = expand(template, { ...base, context: 'raw', maskPassword });
+		const value = expand(template, options('raw', maskPassword));
 		if (hasLineBreak(value.text)) {
 			issues.push({
 				code: 'header_crlf',
@@ -243,7 +252,7 @@ function buildOne(
 	let body: string | null = null;
 	let bodySubs: Substitution[] = [];
 	if (p.sendsBody) {
-		const expanded = expand(p.body, { ...base, context: bodyEncoding, maskPassword });
+		const expanded = expand(p.body, options(bodyEncoding, maskPassword));
 		body = expanded.text;
 		bodySubs = expanded.substitutions;
 		const bodyField = p.settings.postDataField;

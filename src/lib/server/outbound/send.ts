@@ -213,7 +213,13 @@ export async function sendOutbound(
 			rawBytes: body.rawBytes,
 			truncated: body.truncated,
 			decodeError: body.decodeError,
-			timings: { ...record.timings, firstByte, total: performance.now() - started },
+			timings: {
+				dns: record.timings.dns,
+				connect: record.timings.connect,
+				tls: record.timings.tls,
+				firstByte,
+				total: performance.now() - started
+			},
 			address: record.address
 		};
 	} catch (error) {

@@ -49,7 +49,7 @@ export async function answerTestCall(
 		const id = await keepInHistory(ctx, user.id, call, answer, audits);
 		// After the answer is written: the trim's write does not hold it up.
 		setImmediate(() => void trimHistory(ctx, user.id, call.build.service));
-		return { status: 200, body: { id, ...answer } };
+		return { status: 200, body: { id, calls: answer.calls, issues: answer.issues } };
 	} catch (failure) {
 		// The requests that were sent before a failure are audited all the same.
 		if (!kept) await writeAudits(ctx, audits);
