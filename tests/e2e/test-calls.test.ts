@@ -153,6 +153,39 @@ test.describe('test calls and echo sinks', () => {
 		).toHaveCount(1);
 	});
 
+	test("a profile with no named scenario keeps its test calls in the service's history", async ({
+		page
+	}) => {
+		const sinkName = uniqueName('No scenario sink');
+		await page.goto('/sinks');
+		await page.getByLabel('Name', { exact: true }).fill(sinkName);
+		await page.getByRole('button', { name: 'Create sink' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
+		const address = (await page.locator('code').first().textContent())!;
+		// Made through the API, a profile starts with no named scenario.
+		const made = await page.request.post('/api/profiles', {
+			headers: { origin: new URL(page.url()).origin },
+			data: { name: uniqueName('No scenario') }
+		});
+		expect(made.status()).toBe(201);
+		const { profile } = (await made.json()) as { profile: { id: string } };
+
+		await page.goto(`/profiles/${profile.id}/services/sendMessage`);
+		await expect(page.getByText('No named scenario yet')).toBeVisible();
+		await page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' }).click();
+		await page.keyboard.type(`${address}none`);
+		await page.keyboard.press('Escape');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		await panel.getByRole('button', { name: 'Send' }).click();
+		await expect(panel.getByRole('region', { name: 'What the caller does' })).toContainText(
+			'Success'
+		);
+		const history = panel.getByRole('group').getByText('Your test calls of this service (1)');
+		await expect(history).toHaveCount(1);
+		await page.reload();
+		await expect(history).toHaveCount(1);
+	});
+
 	test('a slow answer shows the elapsed time and can be cancelled; a quick one its headers, timings and XML', async ({
 		page
 	}) => {

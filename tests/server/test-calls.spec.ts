@@ -524,6 +524,35 @@ describe('test calls', () => {
 		expect(JSON.stringify(sent)).not.toContain('Kept-Pass-3');
 	});
 
+	it("keeps a call in its profile's history when the profile has no named scenario", async () => {
+		const document = profileDocument();
+		document.scenarios = [];
+		const id = await createProfile(admin, 'No scenario', document);
+		upstream.answerNext({ status: 204 });
+		const made = await call(admin, {
+			service: 'invitationAccepted',
+			settings: { invitationAcceptedUrl: `${upstream.url}/no-scenario` },
+			secretsFrom: { profileId: id }
+		});
+		expect(made.status).toBe(200);
+		const list = await admin.json<{ calls: HistorySummary[] }>(
+			`/api/test-calls?service=invitationAccepted&profileId=${id}`
+		);
+		expect(list.body.calls.map((c) => c.id)).toEqual([made.body.id]);
+		expect(list.body.calls[0]).toMatchObject({ profileId: id, scenario: null });
+
+		// A profile that does not exist is not a history to keep a call in: nothing is sent.
+		const before = upstream.requests.length;
+		const unknown = await call(admin, {
+			service: 'invitationAccepted',
+			settings: { invitationAcceptedUrl: `${upstream.url}/no-scenario` },
+			secretsFrom: { profileId: '00000000-0000-4000-8000-000000000000' }
+		});
+		expect(unknown.status).toBe(404);
+		expect(unknown.body.error!.code).toBe('not_found');
+		expect(upstream.requests.length).toBe(before);
+	});
+
 	it('sends a saved profile scenario with its stored secret', async () => {
 		const document = profileDocument({ password: 'stored-Secret-9' });
 		document.services.externalAuth = { externalAuthUrl: `${secure.url}/p?pw=%password%` };

@@ -20,11 +20,15 @@ import { headDocument, headSecretOrigins } from '../profiles';
 
 const CallId = z.string().uuid().optional();
 
-/** The preview's body; `secretsFrom` fills values sent as the mask from a saved scenario. */
+/**
+ * The preview's body. `secretsFrom` names the saved profile the editor shows, whose history the
+ * call is kept in; with a scenario, values sent as the mask are filled from its stored values (a
+ * profile with no named scenario has none stored).
+ */
 export const InlineCallSchema = PreviewInputSchema.extend({
 	callId: CallId,
 	secretsFrom: z
-		.object({ profileId: z.string().uuid(), scenario: z.string().min(1).max(100) })
+		.object({ profileId: z.string().uuid(), scenario: z.string().min(1).max(100).optional() })
 		.optional()
 });
 
@@ -198,9 +202,16 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 		accountKeys: declaredAccountKeys(input.preservedXml ?? [])
 	};
 	if (!input.secretsFrom) return { build, profileId: null, scenario: null };
+	const { profileId, scenario } = input.secretsFrom;
+	if (scenario === undefined) {
+		if (!(await headDocument(ctx, profileId))) {
+			throw new CallInputError(404, 'not_found', 'No such profile.');
+		}
+		return { build, profileId, scenario: null };
+	}
 	return {
-		build: await fillSecrets(ctx, build, input.secretsFrom),
-		profileId: input.secretsFrom.profileId,
-		scenario: input.secretsFrom.scenario
+		build: await fillSecrets(ctx, build, { profileId, scenario }),
+		profileId,
+		scenario
 	};
 }
