@@ -112,6 +112,18 @@ export async function createProfile(page: Page, name: string): Promise<string> {
 	return new URL(page.url()).pathname.split('/').pop()!;
 }
 
+/**
+ * Creates an echo sink on the Sinks page, which opens it, and returns its address. The address is
+ * read on the new sink's own page: the list of sinks shows the addresses of the others.
+ */
+export async function createSink(page: Page, name: string): Promise<string> {
+	await page.goto('/sinks');
+	await page.getByLabel('Name', { exact: true }).fill(name);
+	await page.getByRole('button', { name: 'Create sink' }).click();
+	await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+	return (await page.locator('code').first().textContent())!;
+}
+
 /** Runs axe on the page as it is and expects no violations. */
 export async function expectAccessible(page: Page): Promise<void> {
 	const results = await new AxeBuilder({ page }).analyze();

@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { createProfile, holdChunk, expect, expectAccessible, test, uniqueName } from './fixtures';
+import {
+	createProfile,
+	createSink,
+	holdChunk,
+	expect,
+	expectAccessible,
+	test,
+	uniqueName
+} from './fixtures';
 
 /** The gallery on a service's editor page: read, preview, apply into the draft, undo. */
 
@@ -149,11 +157,7 @@ test.describe('the gallery in the editor', () => {
 	test('a test call names the answer shape and warns of an error answered with HTTP 200', async ({
 		page
 	}) => {
-		await page.goto('/sinks');
-		const sinkName = uniqueName('Error flag sink');
-		await page.getByLabel('Name', { exact: true }).fill(sinkName);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
+		const address = await createSink(page, uniqueName('Error flag sink'));
 		await page.getByLabel('Status').fill('200');
 		await page.getByLabel('Content type').fill('application/json');
 		await page
@@ -161,7 +165,6 @@ test.describe('the gallery in the editor', () => {
 			.fill('{"response": {"error": 1, "description": "Insufficient credit"}}');
 		await page.getByRole('button', { name: 'Save the answer' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'now answers 200' })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
 
 		const id = await createProfile(page, uniqueName('Gallery'));
 		await page.goto(`/profiles/${id}/services/sendMessage`);

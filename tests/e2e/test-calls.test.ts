@@ -1,4 +1,12 @@
-import { createProfile, holdChunk, expect, expectAccessible, test, uniqueName } from './fixtures';
+import {
+	createProfile,
+	createSink,
+	holdChunk,
+	expect,
+	expectAccessible,
+	test,
+	uniqueName
+} from './fixtures';
 
 test.describe('test calls and echo sinks', () => {
 	test('a test call to a sink shows the response, what the caller does, and the sink sees it live', async ({
@@ -8,11 +16,7 @@ test.describe('test calls and echo sinks', () => {
 		page.on('dialog', (dialog) => {
 			throw new Error(`A dialog opened: ${dialog.message()}`);
 		});
-		const name = uniqueName('Credit sink');
-		await page.goto('/sinks');
-		await page.getByLabel('Name', { exact: true }).fill(name);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+		const address = await createSink(page, uniqueName('Credit sink'));
 
 		const payload = '<img src=x onerror=alert(1)>';
 		await page.getByLabel('Status').fill('402');
@@ -20,7 +24,6 @@ test.describe('test calls and echo sinks', () => {
 		await page.getByLabel('Body').fill(JSON.stringify({ message: `No credit ${payload}` }));
 		await page.getByRole('button', { name: 'Save the answer' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'now answers 402' })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
 		await expectAccessible(page);
 
 		// The sink's page stays open in another tab and lists requests as they arrive.
@@ -90,12 +93,7 @@ test.describe('test calls and echo sinks', () => {
 	test('from the profile editor, two recipients give two test calls to a sink', async ({
 		page
 	}) => {
-		await page.goto('/sinks');
-		const sinkName = uniqueName('Recipients sink');
-		await page.getByLabel('Name', { exact: true }).fill(sinkName);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
+		const address = await createSink(page, uniqueName('Recipients sink'));
 		const sinkUrl = page.url();
 
 		const id = await createProfile(page, uniqueName('Calls'));
@@ -121,13 +119,7 @@ test.describe('test calls and echo sinks', () => {
 	test('Ctrl+Enter pressed before the test-call panel has loaded sends once it is there', async ({
 		page
 	}) => {
-		await page.goto('/sinks');
-		const sinkName = uniqueName('Early sink');
-		await page.getByLabel('Name', { exact: true }).fill(sinkName);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		// The new sink's page, not the list of sinks, which shows the addresses of the others.
-		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
+		const address = await createSink(page, uniqueName('Early sink'));
 		const id = await createProfile(page, uniqueName('Early call'));
 
 		// The panel's code is held back until the shortcut has been pressed, whenever it is asked for.
@@ -156,12 +148,7 @@ test.describe('test calls and echo sinks', () => {
 	test("a profile with no named scenario keeps its test calls in the service's history", async ({
 		page
 	}) => {
-		const sinkName = uniqueName('No scenario sink');
-		await page.goto('/sinks');
-		await page.getByLabel('Name', { exact: true }).fill(sinkName);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
+		const address = await createSink(page, uniqueName('No scenario sink'));
 		// Made through the API, a profile starts with no named scenario.
 		const made = await page.request.post('/api/profiles', {
 			headers: { origin: new URL(page.url()).origin },
@@ -189,12 +176,7 @@ test.describe('test calls and echo sinks', () => {
 	test('a slow answer shows the elapsed time and can be cancelled; a quick one its headers, timings and XML', async ({
 		page
 	}) => {
-		const sinkName = uniqueName('Slow sink');
-		await page.goto('/sinks');
-		await page.getByLabel('Name', { exact: true }).fill(sinkName);
-		await page.getByRole('button', { name: 'Create sink' }).click();
-		await expect(page.getByRole('heading', { level: 1, name: sinkName })).toBeVisible();
-		const address = (await page.locator('code').first().textContent())!;
+		const address = await createSink(page, uniqueName('Slow sink'));
 		const sinkUrl = page.url();
 		await page.getByLabel('Delay (milliseconds)').fill('20000');
 		await page.getByRole('button', { name: 'Save the answer' }).click();
