@@ -73,4 +73,37 @@ test.describe('profile editor', () => {
 			results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
 		).toEqual([]);
 	});
+	test('a body starter that replaces a typed body and content type says so, and Undo puts both back', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Starter'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const body = page.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
+		const contentType = page.locator('#ct-genericSmsSendContentType');
+		await body.click();
+		await page.keyboard.type('text=%sms_body%');
+		await page.keyboard.press('Escape');
+		await contentType.fill('text/x-mine');
+
+		await page.getByRole('button', { name: 'XML body' }).click();
+		await expect(contentType).toHaveValue('application/xml');
+		await expect(body).not.toHaveText('text=%sms_body%');
+		const said = page.getByRole('status').filter({ hasText: 'Replaced the body' });
+		await expect(said).toHaveText(
+			'Replaced the body and the content type (text/x-mine) with an XML body. Undo'
+		);
+		await said.getByRole('button', { name: 'Undo' }).press('Enter');
+		await expect(body).toHaveText('text=%sms_body%');
+		await expect(contentType).toHaveValue('text/x-mine');
+		await expect(said).toHaveCount(0);
+
+		// Into an empty body, nothing is replaced: nothing to undo, nothing said.
+		await body.click();
+		await page.keyboard.press('Control+a');
+		await page.keyboard.press('Delete');
+		await contentType.fill('');
+		await page.getByRole('button', { name: 'JSON body' }).click();
+		await expect(contentType).toHaveValue('application/json');
+		await expect(page.getByRole('status').filter({ hasText: 'Replaced the body' })).toHaveCount(0);
+	});
 });
