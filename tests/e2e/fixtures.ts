@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, stopAllServers, type TestServer } from '../helpers/server';
@@ -122,6 +122,23 @@ export async function createSink(page: Page, name: string): Promise<string> {
 	await page.getByRole('button', { name: 'Create sink' }).click();
 	await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 	return (await page.locator('code').first().textContent())!;
+}
+
+/**
+ * Clicks the completion option named `name` until `field` reads `expected`. CodeMirror ignores
+ * the list's commands for 75 ms after it opens or changes (`interactionDelay`), so that keys
+ * typed before a person sees it do not pick from it; a busy machine's click can fall into that.
+ */
+export async function pickCompletion(
+	page: Page,
+	name: RegExp,
+	field: Locator,
+	expected: string
+): Promise<void> {
+	await expect(async () => {
+		await page.getByRole('option', { name }).click({ timeout: 1000 });
+		await expect(field).toHaveText(expected, { timeout: 1000 });
+	}).toPass();
 }
 
 /** Runs axe on the page as it is and expects no violations. */
