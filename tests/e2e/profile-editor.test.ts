@@ -13,6 +13,27 @@ test.describe('profile editor', () => {
 		await url.click();
 		await page.keyboard.type('https://sms.example.com/send?to=');
 		await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
+		// The draft is kept 300 ms after the last key (and, best effort, as the page goes): what is
+		// tested is that a kept draft comes back, so the reload waits until it is kept.
+		await expect
+			.poll(() =>
+				page.evaluate(
+					(profile) =>
+						new Promise<boolean>((resolve) => {
+							const opened = indexedDB.open('provisioning-studio', 1);
+							// Not made yet: the page makes it with its first draft, not this probe.
+							opened.onupgradeneeded = () => opened.transaction!.abort();
+							opened.onsuccess = () => {
+								const read = opened.result.transaction('drafts').objectStore('drafts').get(profile);
+								read.onsuccess = () => resolve(read.result !== undefined);
+								read.onerror = () => resolve(false);
+							};
+							opened.onerror = () => resolve(false);
+						}),
+					id
+				)
+			)
+			.toBe(true);
 
 		await page.reload();
 		await expect(url).toHaveText('https://sms.example.com/send?to=');
