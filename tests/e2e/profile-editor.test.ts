@@ -1,5 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { createProfile, expect, test, uniqueName } from './fixtures';
+
+/** A setting of Send Message (its URL) in the draft of `profile` kept in the page's browser. */
+function storedUrl(page: Page, profile: string, key = 'genericSmsSendUrl'): Promise<string | null> {
+	return page.evaluate(
+		([id, key]) =>
+			new Promise<string | null>((resolve) => {
+				const opened = indexedDB.open('provisioning-studio', 1);
+				// Not made yet: the page makes it with its first draft, not this probe.
+				opened.onupgradeneeded = () => opened.transaction!.abort();
+				opened.onsuccess = () => {
+					const read = opened.result.transaction('drafts').objectStore('drafts').get(id);
+					read.onsuccess = () => resolve(read.result?.document.services.sendMessage?.[key] ?? null);
+					read.onerror = () => resolve(null);
+				};
+				opened.onerror = () => resolve(null);
+			}),
+		[profile, key]
+	);
+}
 
 test.describe('profile editor', () => {
 	test('saves with Ctrl+S, keeps a draft across reloads, and merges a save made meanwhile', async ({
@@ -15,25 +35,7 @@ test.describe('profile editor', () => {
 		await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
 		// The draft is kept 300 ms after the last key (and, best effort, as the page goes): what is
 		// tested is that a kept draft comes back, so the reload waits until it is kept.
-		await expect
-			.poll(() =>
-				page.evaluate(
-					(profile) =>
-						new Promise<boolean>((resolve) => {
-							const opened = indexedDB.open('provisioning-studio', 1);
-							// Not made yet: the page makes it with its first draft, not this probe.
-							opened.onupgradeneeded = () => opened.transaction!.abort();
-							opened.onsuccess = () => {
-								const read = opened.result.transaction('drafts').objectStore('drafts').get(profile);
-								read.onsuccess = () => resolve(read.result !== undefined);
-								read.onerror = () => resolve(false);
-							};
-							opened.onerror = () => resolve(false);
-						}),
-					id
-				)
-			)
-			.toBe(true);
+		await expect.poll(() => storedUrl(page, id)).toBe('https://sms.example.com/send?to=');
 
 		await page.reload();
 		await expect(url).toHaveText('https://sms.example.com/send?to=');
@@ -74,6 +76,119 @@ test.describe('profile editor', () => {
 
 		await page.reload();
 		await expect(url).toHaveText('https://sms.example.com/send?to=%sms_to%&x=1');
+	});
+
+	test('two tabs of a browser share the draft: each takes what the other types, and follows its save', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Two tabs'));
+		const address = `/profiles/${id}/services/sendMessage`;
+		const urlIn = (p: Page) => p.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		const bodyIn = (p: Page) =>
+			p.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' });
+		const noteIn = (p: Page) =>
+			p.getByRole('status').filter({ hasText: 'Took changes made in another tab' });
+
+		// A tab opened on a kept draft starts from it.
+		await page.goto(address);
+		await urlIn(page).click();
+		await page.keyboard.type('https://sms.example.com/send');
+		await expect.poll(() => storedUrl(page, id)).toBe('https://sms.example.com/send');
+		const other = await page.context().newPage();
+		await other.goto(address);
+		await expect(urlIn(other)).toHaveText('https://sms.example.com/send');
+		await expect(other.getByText('draft restored from this browser')).toBeVisible();
+
+		// Typed in the second tab: the first shows it without a reload, and says where it came from.
+		await bodyIn(other).click();
+		await other.keyboard.type('to=%sms_to%');
+		await expect(bodyIn(page)).toHaveText('to=%sms_to%');
+		await expect(noteIn(page)).toContainText('Send Message · Post data');
+
+		// Typed in the first tab meanwhile: the second takes it, and keeps its own body.
+		await urlIn(page).click();
+		await page.keyboard.press('End');
+		await page.keyboard.type('?x=1');
+		await expect(urlIn(other)).toHaveText('https://sms.example.com/send?x=1');
+		await expect(noteIn(other)).toContainText('Send Message · URL');
+		await expect(bodyIn(other)).toHaveText('to=%sms_to%');
+		await expect(other.getByText('Unsaved changes')).toBeVisible();
+
+		// A reload of either brings both back.
+		await other.reload();
+		await expect(urlIn(other)).toHaveText('https://sms.example.com/send?x=1');
+		await expect(bodyIn(other)).toHaveText('to=%sms_to%');
+
+		// Saved in the first tab: the second follows, with nothing left unsaved.
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 2')).toBeVisible();
+		await expect(other.getByText('revision 2', { exact: true })).toBeVisible();
+		await expect(other.getByRole('status').filter({ hasText: 'Saved in another tab' })).toHaveText(
+			/Saved in another tab as revision 2\./
+		);
+		await expect(other.getByText('Unsaved changes')).toHaveCount(0);
+		const saved = await (await page.request.get(`/api/profiles/${id}`)).json();
+		expect(saved.profile.document.services.sendMessage).toMatchObject({
+			genericSmsSendUrl: 'https://sms.example.com/send?x=1',
+			genericSmsSendPostData: 'to=%sms_to%'
+		});
+		await other.close();
+	});
+
+	test('a field two tabs changed before either heard of the other keeps this tab’s value, says so, and can take the other’s', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Same field'));
+		const address = `/profiles/${id}/services/sendMessage`;
+		const other = await page.context().newPage();
+		// The second tab does not hear of the first one's draft (as when both keep theirs at the
+		// same moment): it finds it when it keeps its own, with its own value by then.
+		await other.addInitScript(() => {
+			const set = Object.getOwnPropertyDescriptor(BroadcastChannel.prototype, 'onmessage')!.set!;
+			Object.defineProperty(BroadcastChannel.prototype, 'onmessage', {
+				set(this: BroadcastChannel) {
+					set.call(this, null);
+				}
+			});
+		});
+		for (const tab of [page, other]) {
+			await tab.goto(address);
+			await expect(tab.getByText('revision 1', { exact: true })).toBeVisible();
+		}
+		const urlIn = (p: Page) => p.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		// The second tab keeps a draft first (its body), so it has read the shared draft already.
+		await other.getByRole('textbox', { name: 'Post data (genericSmsSendPostData)' }).click();
+		await other.keyboard.type('to=%sms_to%');
+		await expect.poll(() => storedUrl(other, id, 'genericSmsSendPostData')).toBe('to=%sms_to%');
+		await urlIn(page).click();
+		await page.keyboard.type('https://first.example.com/');
+		await expect.poll(() => storedUrl(other, id)).toBe('https://first.example.com/');
+		await urlIn(other).click();
+		await other.keyboard.type('https://second.example.com/');
+
+		const conflict = other.getByRole('alert').filter({ hasText: 'Another tab of this browser' });
+		await expect(conflict).toContainText(
+			'Send Message · URL: the other tab has https://first.example.com/'
+		);
+		await expect(urlIn(other)).toHaveText('https://second.example.com/');
+		// The second tab's value is kept, and the first tab takes it, with an undo.
+		await expect(urlIn(page)).toHaveText('https://second.example.com/');
+		const took = page.getByRole('status').filter({ hasText: 'Took changes made in another tab' });
+		await expect(took).toContainText('Send Message · URL');
+		await took.getByRole('button', { name: 'Undo' }).focus();
+		await page.keyboard.press('Enter');
+		await expect(urlIn(page)).toHaveText('https://first.example.com/');
+		await expect(took).toHaveCount(0);
+		await expect.poll(() => storedUrl(page, id)).toBe('https://first.example.com/');
+
+		// The second tab takes the first one's value when asked.
+		await conflict.getByRole('button', { name: "Use the other tab's" }).click();
+		await expect(conflict).toHaveCount(0);
+		await expect(urlIn(other)).toHaveText('https://first.example.com/');
+		await other.reload();
+		await expect(urlIn(other)).toHaveText('https://first.example.com/');
+		await expect(other.getByText('Unsaved changes')).toBeVisible();
+		await other.close();
 	});
 
 	test('shows every service with a status mark and has no accessibility violations', async ({

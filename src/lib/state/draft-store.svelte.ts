@@ -1,26 +1,52 @@
 import type { ProfileDocument } from '$lib/core/profile';
 
 /**
- * Unsaved profile drafts kept in the browser (IndexedDB) until they are saved or discarded.
- * Writes are asynchronous: keeping a draft with a megabyte body does not stall typing, as a
- * synchronous `localStorage` write of the same size would.
+ * Unsaved profile drafts kept in the browser (IndexedDB) until they are saved or discarded, and
+ * shared by the browser's tabs: a tab that writes a draft tells the others (`BroadcastChannel`),
+ * and they take its changes. Writes are asynchronous: keeping a draft with a megabyte body does
+ * not stall typing, as a synchronous `localStorage` write of the same size would.
  */
 
-/** What is kept of a draft between reloads. */
+/** What is kept of a draft between reloads, one per profile. */
 export interface StoredDraft {
 	baseRevision: number;
 	document: ProfileDocument;
+	/** The tab that wrote it, and which of that tab's writes it is. */
+	writer?: string;
+	version?: number;
+	/**
+	 * True when the document is the revision itself: a draft saved or discarded in one tab is kept
+	 * this way, so that the other tabs follow it (and drop what it dropped).
+	 */
+	clean?: boolean;
 }
 
-/** Where drafts are kept: one entry per profile id. */
+/** Where drafts are kept, and how tabs tell each other that one changed. */
 export interface DraftStore {
 	get(id: string): Promise<StoredDraft | undefined>;
-	put(id: string, draft: StoredDraft): Promise<void>;
-	delete(id: string): Promise<void>;
+	/**
+	 * Reads a profile's draft and writes what `change` answers, in one step no other tab's write
+	 * comes between: a draft to keep, null to forget it, undefined to leave it as it is. `change`
+	 * runs synchronously.
+	 */
+	update(
+		id: string,
+		change: (stored: StoredDraft | undefined) => StoredDraft | null | undefined
+	): Promise<void>;
+	/** Tells the other tabs that `writer` changed the draft of profile `id`. */
+	announce(id: string, writer: string): void;
+	/** Calls `changed` with the writer whenever a tab announces a change of `id`; answers how to stop. */
+	listen(id: string, changed: (writer: string) => void): () => void;
+}
+
+/** A stored draft with unsaved changes (a saved or discarded one has none). */
+export function unsavedDraft(stored: StoredDraft | undefined): StoredDraft | undefined {
+	return stored && !stored.clean ? stored : undefined;
 }
 
 const DATABASE = 'provisioning-studio';
 const DRAFTS = 'drafts';
+const CHANNEL = 'provisioning-studio-drafts';
 
 let database: Promise<IDBDatabase> | null = null;
 
@@ -34,6 +60,7 @@ function open(): Promise<IDBDatabase> {
 	return database;
 }
 
+/** Runs `operation` in one transaction and answers once it is committed. */
 async function run<T>(
 	mode: IDBTransactionMode,
 	operation: (drafts: IDBObjectStore) => IDBRequest<T>
@@ -48,14 +75,44 @@ async function run<T>(
 	});
 }
 
+let channel: BroadcastChannel | null = null;
+
+function broadcast(): BroadcastChannel | null {
+	if (typeof BroadcastChannel === 'undefined') return null;
+	channel ??= new BroadcastChannel(CHANNEL);
+	return channel;
+}
+
+interface Announcement {
+	id: string;
+	writer: string;
+}
+
 /** The browser's draft store. */
 export const browserDrafts: DraftStore = {
 	get: (id) => run('readonly', (drafts) => drafts.get(id) as IDBRequest<StoredDraft | undefined>),
-	put: async (id, draft) => {
-		// A snapshot: the draft's document is reactive state and may change while it is written.
-		await run('readwrite', (drafts) => drafts.put($state.snapshot(draft), id));
+	update: async (id, change) => {
+		await run('readwrite', (drafts) => {
+			const read = drafts.get(id) as IDBRequest<StoredDraft | undefined>;
+			read.onsuccess = () => {
+				const next = change(read.result);
+				// A snapshot: a draft's document is reactive state and may change while it is written.
+				if (next) drafts.put($state.snapshot(next), id);
+				else if (next === null) drafts.delete(id);
+			};
+			return read;
+		});
 	},
-	delete: async (id) => {
-		await run('readwrite', (drafts) => drafts.delete(id));
+	announce: (id, writer) => broadcast()?.postMessage({ id, writer } satisfies Announcement),
+	listen: (id, changed) => {
+		// A channel of its own: a channel does not hear its own messages, and this tab's other
+		// listeners are told by their writer's name that the change is theirs.
+		if (typeof BroadcastChannel === 'undefined') return () => {};
+		const own = new BroadcastChannel(CHANNEL);
+		own.onmessage = (event: MessageEvent<Announcement>) => {
+			if (event.data?.id === id && typeof event.data.writer === 'string')
+				changed(event.data.writer);
+		};
+		return () => own.close();
 	}
 };

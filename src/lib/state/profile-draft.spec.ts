@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyDocument, type ProfileDocument } from '$lib/core/profile';
+import type { DraftStore, StoredDraft } from './draft-store.svelte';
 import { ProfileDraft, type ProfileSnapshot } from './profile-draft.svelte';
 
 const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
@@ -22,6 +23,61 @@ function server(...answers: [number, unknown][]) {
 	}) as typeof fetch;
 	return { sent, fetcher };
 }
+
+/**
+ * One browser's drafts in memory, shared by its tabs: `tab()` answers a tab's view of them. What
+ * a tab announces reaches the others a moment later, as a `BroadcastChannel` message does, unless
+ * the announcements are held (to let two tabs write before either hears of the other).
+ */
+function browser() {
+	const stored = new Map<string, StoredDraft>();
+	const listeners = new Set<{ id: string; changed: (writer: string) => void }>();
+	const held: (() => void)[] = [];
+	let holding = false;
+	const writes: StoredDraft[] = [];
+	const tab = (): DraftStore => ({
+		get: async (id) => structuredClone(stored.get(id)),
+		update: async (id, change) => {
+			const next = change(structuredClone(stored.get(id)));
+			if (next) {
+				stored.set(id, structuredClone(next));
+				writes.push(structuredClone(next));
+			} else if (next === null) stored.delete(id);
+		},
+		announce: (id, writer) => {
+			const deliver = () => {
+				for (const l of listeners) if (l.id === id) l.changed(writer);
+			};
+			if (holding) held.push(deliver);
+			else setTimeout(deliver, 0);
+		},
+		listen: (id, changed) => {
+			const listener = { id, changed };
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		}
+	});
+	return {
+		stored,
+		writes,
+		tab,
+		hold: () => (holding = true),
+		release: () => {
+			holding = false;
+			for (const deliver of held.splice(0)) deliver();
+		}
+	};
+}
+
+/** A profile's page in a tab of `of`: its draft, following the other tabs. */
+function page(of: ReturnType<typeof browser>, revision = 1, document = withUrl('https://a.test/')) {
+	const drafts = of.tab();
+	const draft = new ProfileDraft(snapshot(revision, document));
+	draft.follow(drafts);
+	return { draft, drafts };
+}
+
+const BODY = 'genericSmsSendPostData';
 
 describe('ProfileDraft', () => {
 	it('is not dirty after writing the value a setting already has, or an empty one', () => {
@@ -84,8 +140,7 @@ describe('ProfileDraft', () => {
 		const { fetcher } = server([200, { profile: snapshot(2, withUrl('https://b.test/')) }]);
 		expect(await draft.save('', fetcher)).toBe(true);
 		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://c.test/');
-		const drafts = { get: async () => undefined, put: async () => {}, delete: async () => {} };
-		draft.discard(drafts);
+		draft.discard(browser().tab());
 		expect(draft.savedRevision).toBe(2);
 		expect(draft.baseRevision).toBe(2);
 		expect(draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://b.test/');
@@ -98,26 +153,24 @@ describe('ProfileDraft', () => {
 		draft.setSetting('sendMessage', 'genericSmsSendPostData', 'line 1\nline 2\t\u00e9');
 		draft.rawSubstitution = true;
 		const before = JSON.parse(JSON.stringify(draft.document));
-		const stored = new Map<string, unknown>();
-		const drafts = {
-			get: async () => undefined,
-			put: async (id: string, value: unknown) => void stored.set(id, value),
-			delete: async (id: string) => void stored.delete(id)
-		};
+		const kept = browser();
+		const drafts = kept.tab();
+		await draft.store(drafts);
 		const dropped = draft.discard(drafts);
 		expect(draft.dirty).toBe(false);
-		expect(stored.has('p1')).toBe(false);
+		await vi.waitFor(() => expect(kept.stored.get('p1')?.clean).toBe(true));
 		expect(await draft.undoDiscard(dropped, drafts)).toBe(true);
 		expect(draft.document).toEqual(before);
 		expect(draft.baseRevision).toBe(3);
 		expect(draft.dirty).toBe(true);
-		expect(stored.get('p1')).toEqual({ baseRevision: 3, document: before });
+		expect(kept.stored.get('p1')).toMatchObject({ baseRevision: 3, document: before });
+		expect(kept.stored.get('p1')?.clean).toBeUndefined();
 	});
 
 	it('does not give a discarded draft back over a newer edit', async () => {
 		const draft = new ProfileDraft(snapshot(1, withUrl('https://a.test/')));
 		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
-		const drafts = { get: async () => undefined, put: async () => {}, delete: async () => {} };
+		const drafts = browser().tab();
 		const dropped = draft.discard(drafts);
 		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://new.test/');
 		expect(await draft.undoDiscard(dropped, drafts)).toBe(false);
@@ -147,5 +200,205 @@ describe('ProfileDraft', () => {
 		});
 		expect(draft.dirty).toBe(false);
 		expect(draft.saved.push.target).toBe('platformB');
+	});
+
+	describe('shared by the tabs of a browser', () => {
+		it('gives each tab the fields the other changed, and keeps both in the stored draft', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() =>
+				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/')
+			);
+			expect(b.draft.fromOtherTab).toMatchObject({ fields: ['Send Message · URL'], savedAs: null });
+			expect(b.draft.dirty).toBe(true);
+
+			b.draft.setSetting('sendMessage', BODY, 'to=%sms_to%');
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('to=%sms_to%'));
+			expect(a.draft.document).toEqual(b.draft.document);
+			expect(chrome.stored.get('p1')?.document.services.sendMessage).toEqual({
+				genericSmsSendUrl: 'https://from-a.test/',
+				[BODY]: 'to=%sms_to%'
+			});
+		});
+
+		it('loses neither tab’s change when both write before hearing of the other', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			chrome.hold();
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
+			b.draft.setSetting('sendMessage', BODY, 'from b');
+			await a.draft.store(a.drafts);
+			await b.draft.store(b.drafts);
+			// The second writer merged the first one's change into what it wrote.
+			expect(chrome.stored.get('p1')?.document.services.sendMessage).toEqual({
+				genericSmsSendUrl: 'https://from-a.test/',
+				[BODY]: 'from b'
+			});
+			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/');
+			chrome.release();
+			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('from b'));
+			expect(a.draft.otherTabConflict).toBeNull();
+			expect(b.draft.otherTabConflict).toBeNull();
+		});
+
+		it('keeps this tab’s value of a field both changed, says so, and can take the other’s', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			chrome.hold();
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
+			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-b.test/');
+			await a.draft.store(a.drafts);
+			await b.draft.store(b.drafts);
+			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-b.test/');
+			expect(b.draft.otherTabConflict?.conflicts).toMatchObject([
+				{
+					path: URL_PATH,
+					label: 'Send Message · URL',
+					mine: 'https://from-b.test/',
+					theirs: 'https://from-a.test/'
+				}
+			]);
+			await b.draft.useOtherTab();
+			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/');
+			expect(b.draft.otherTabConflict).toBeNull();
+			chrome.release();
+		});
+
+		it('puts back what it took from another tab when asked, and keeps what was typed since', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() =>
+				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://mine.test/')
+			);
+			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://theirs.test/');
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() =>
+				expect(a.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://theirs.test/')
+			);
+			a.draft.setSetting('sendMessage', BODY, 'typed after');
+			await a.draft.undoOtherTab();
+			expect(a.draft.fromOtherTab).toBeNull();
+			expect(a.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://mine.test/',
+				[BODY]: 'typed after'
+			});
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() =>
+				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://mine.test/')
+			);
+		});
+
+		it('does not answer a change it took with a write of its own', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.fromOtherTab).not.toBeNull());
+			await b.draft.store(b.drafts);
+			await a.draft.store(a.drafts);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(chrome.writes).toHaveLength(1);
+		});
+
+		it('follows a save made in another tab, keeping what it had not shared yet', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://saved.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.fromOtherTab).not.toBeNull());
+			chrome.hold();
+			b.draft.setSetting('sendMessage', BODY, 'typed in b');
+			const { fetcher } = server([200, { profile: snapshot(2, withUrl('https://saved.test/')) }]);
+			expect(await a.draft.save('', fetcher)).toBe(true);
+			await a.draft.store(a.drafts);
+			expect(chrome.stored.get('p1')).toMatchObject({ baseRevision: 2, clean: true });
+			chrome.release();
+			await vi.waitFor(() => expect(b.draft.savedRevision).toBe(2));
+			expect(b.draft.baseRevision).toBe(2);
+			expect(b.draft.fromOtherTab?.savedAs).toBe(2);
+			expect(b.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://saved.test/',
+				[BODY]: 'typed in b'
+			});
+			expect(b.draft.dirty).toBe(true);
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('typed in b'));
+			expect(a.draft.baseRevision).toBe(2);
+		});
+
+		it('follows a discard made in another tab', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://dropped.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
+			a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
+			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://a.test/');
+		});
+
+		it('takes a draft kept from an earlier visit whole, with the revision it was based on', async () => {
+			const chrome = browser();
+			const old = page(chrome, 1);
+			old.draft.setSetting('sendMessage', BODY, 'kept');
+			await old.draft.store(old.drafts);
+			const later = new ProfileDraft(snapshot(2, withUrl('https://newer.test/')));
+			expect(await later.restoreStored(chrome.tab())).toBe(true);
+			expect(later.restored).toBe(true);
+			expect(later.fromOtherTab).toBeNull();
+			expect(later.baseRevision).toBe(1);
+			expect(later.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://a.test/',
+				[BODY]: 'kept'
+			});
+		});
+
+		it('restores nothing from a draft that was saved', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://saved.test/');
+			await a.draft.store(a.drafts);
+			const { fetcher } = server([200, { profile: snapshot(2, withUrl('https://saved.test/')) }]);
+			await a.draft.save('', fetcher);
+			await a.draft.store(a.drafts);
+			const later = new ProfileDraft(snapshot(3, withUrl('https://third.test/')));
+			expect(await later.restoreStored(chrome.tab())).toBe(false);
+			expect(later.dirty).toBe(false);
+			expect(later.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://third.test/');
+		});
+	});
+
+	it('keeps what was typed while a save was on its way as a change on top of it', async () => {
+		const draft = new ProfileDraft(snapshot(1, withUrl('https://a.test/')));
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
+		let answer: ((response: Response) => void) | undefined;
+		const fetcher = (() => new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+		const saving = draft.save('', fetcher);
+		await vi.waitFor(() => expect(answer).toBeDefined());
+		draft.setSetting('sendMessage', BODY, 'typed during the save');
+		answer!(
+			new Response(JSON.stringify({ profile: snapshot(2, withUrl('https://b.test/')) }), {
+				status: 200
+			})
+		);
+		expect(await saving).toBe(true);
+		expect(draft.baseRevision).toBe(2);
+		expect(draft.settingsOf('sendMessage')).toEqual({
+			genericSmsSendUrl: 'https://b.test/',
+			[BODY]: 'typed during the save'
+		});
+		expect(draft.dirty).toBe(true);
 	});
 });

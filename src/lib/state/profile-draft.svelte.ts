@@ -30,7 +30,7 @@ export interface SaveMerge {
 	/** The revision it was merged with, and its author. */
 	theirs: number;
 	author: string | null;
-	/** The fields that took their value (only they changed them). */
+	/** The fields that took their value (only they changed them), in the screens' words. */
 	fromTheirs: string[];
 	/** The conflicting fields settled by a choice. */
 	chosen: string[];
@@ -44,10 +44,55 @@ export interface DiscardedDraft {
 	savedRevision: number;
 }
 
+/** What a tab took from the draft another tab of this browser wrote. */
+export interface OtherTabChanges {
+	/** The fields it took, in the screens' words. */
+	fields: string[];
+	/** The revision the other tab saved, when it saved one (or discarded back to it). */
+	savedAs: number | null;
+	/** This tab's draft before and after it took them: what an undo puts back. */
+	before: ProfileDocument;
+	after: ProfileDocument;
+}
+
+/** Fields this tab and another both changed, differently, before either heard of the other. */
+export interface OtherTabConflict {
+	conflicts: MergeConflict[];
+	/** The draft both started from, and the other tab's: what "use the other tab's" takes. */
+	base: ProfileDocument;
+	theirs: ProfileDocument;
+}
+
+/** The draft's exchanges with the server and the other tabs, loaded once the page has settled. */
+type Sync = typeof import('./draft-sync.svelte');
+let syncModule: Promise<Sync> | null = null;
+
+function sync(): Promise<Sync> {
+	syncModule ??= import('./draft-sync.svelte');
+	return syncModule;
+}
+
+/** What the draft shares with the other tabs of this browser: the sync module's bookkeeping. */
+export interface Sharing {
+	/** This page's name among the tabs writing the shared draft, and its count of writes. */
+	readonly tab: string;
+	writes: number;
+	/** The shared draft as this tab last read or wrote it: what another tab's changes are from. */
+	synced: ProfileDocument;
+	/** The revision that draft was based on. */
+	syncedRevision: number;
+	/** The stored draft this tab last read or wrote (`writer#version`). */
+	seen: string | null;
+}
+
 /**
  * The profile being edited: a draft of its document on top of the revision it was loaded at.
  * Unsaved changes survive reloads in the browser's storage; a save names its base revision,
  * and a refusal (409) becomes a conflict the admin resolves.
+ *
+ * Tabs of one browser share the draft of a profile, field by field: each writes what changed
+ * since it last read the shared draft, and takes what the others changed. A field two tabs
+ * changed differently keeps this tab's value and is shown as an {@link OtherTabConflict}.
  */
 export class ProfileDraft implements SettingsSource {
 	readonly id: string;
@@ -61,8 +106,14 @@ export class ProfileDraft implements SettingsSource {
 	choices = $state<MergeChoices>({});
 	/** What the last save took from others' revisions, when it was merged. */
 	merged = $state<SaveMerge | null>(null);
-	#saved = $state.raw<ProfileDocument>() as ProfileDocument;
-	#savedRevision = $state(0);
+	/**
+	 * The newest revision this page loaded or saved, which a discard goes back to. Written by this
+	 * class and its sync module only.
+	 */
+	head = $state.raw<{ revision: number; document: ProfileDocument }>() as {
+		revision: number;
+		document: ProfileDocument;
+	};
 	scenarioIndex = $state(0);
 
 	/** The account keys the profile's kept XML declares (read again only when it changes). */
@@ -70,22 +121,41 @@ export class ProfileDraft implements SettingsSource {
 
 	// Compared field by field, not as JSON: stringifying a megabyte body on each keystroke costs,
 	// and a service left with no settings is no change.
-	readonly #dirty = $derived(!sameDocument(this.document, this.#saved));
+	readonly #dirty = $derived(!sameDocument(this.document, this.head.document));
 
 	/** True when the draft came back from the browser's storage. */
 	restored = $state(false);
+	/** What the last exchange with the shared draft took from another tab, if anything. */
+	fromOtherTab = $state<OtherTabChanges | null>(null);
+	/** Fields another tab changed too, which kept this tab's value. */
+	otherTabConflict = $state<OtherTabConflict | null>(null);
+
+	readonly sharing: Sharing;
 
 	constructor(profile: ProfileSnapshot) {
 		this.id = profile.id;
 		this.name = profile.name;
-		this.#load(profile.revision, profile.document);
+		this.load(profile.revision, profile.document);
+		this.sharing = {
+			tab: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
+			writes: 0,
+			synced: this.head.document,
+			syncedRevision: profile.revision,
+			seen: null
+		};
 	}
 
-	#load(revision: number, document: ProfileDocument): void {
+	/** Makes a revision the draft's base and head, with no unsaved changes. */
+	load(revision: number, document: ProfileDocument): void {
+		this.fromOtherTab = null;
 		this.baseRevision = revision;
-		this.#savedRevision = revision;
 		this.document = structuredClone(document);
-		this.#saved = structuredClone(document);
+		this.head = { revision, document: structuredClone(document) };
+	}
+
+	/** Loads the code that saves and shares the draft, before it is needed. */
+	prepare(): void {
+		void sync();
 	}
 
 	/** The account keys the profile's own XML declares (`<apiUser>` → `%account[apiUser]%`). */
@@ -99,27 +169,54 @@ export class ProfileDraft implements SettingsSource {
 	}
 
 	/**
-	 * Takes back a draft kept in the browser, if there is one and nothing was typed meanwhile.
-	 * A draft that cannot be read is dropped.
+	 * Takes back the draft kept in the browser, if there is one: on a clean page, as it was; over
+	 * something typed meanwhile, merged with it field by field. A draft that cannot be read is
+	 * dropped.
 	 */
 	async restoreStored(drafts: DraftStore): Promise<boolean> {
+		const clean = !this.dirty;
 		try {
+			// A page with no draft kept, or only a saved one no newer than its own, loads nothing.
 			const stored = await drafts.get(this.id);
-			if (!stored || this.dirty) return false;
-			this.document = stored.document;
-			this.baseRevision = stored.baseRevision;
-			this.restored = true;
-			return true;
+			if (!stored || (stored.clean && stored.baseRevision <= this.head.revision)) return false;
+			const took = await (await sync()).exchange(this, drafts, true);
+			if (took && clean) this.restored = true;
+			return took;
 		} catch {
-			await drafts.delete(this.id).catch(() => {});
+			await drafts.update(this.id, () => null).catch(() => {});
 			return false;
 		}
 	}
 
-	/** Keeps the draft in the browser while it has unsaved changes, and forgets it after. */
+	/**
+	 * Shares the draft with the browser's other tabs while it has unsaved changes, and tells them
+	 * when it has none left (it was saved, discarded or typed back): they follow.
+	 */
 	async store(drafts: DraftStore): Promise<void> {
-		if (!this.dirty) await drafts.delete(this.id);
-		else await drafts.put(this.id, { baseRevision: this.baseRevision, document: this.document });
+		// A save changes the revision only: the other tabs are told that too.
+		const { synced, syncedRevision } = this.sharing;
+		if (this.baseRevision === syncedRevision && sameDocument(this.document, synced)) return;
+		await (await sync()).exchange(this, drafts, false);
+	}
+
+	/** Takes the other tabs' changes as they write them; answers how to stop. */
+	follow(drafts: DraftStore): () => void {
+		return drafts.listen(this.id, (writer) => {
+			if (writer === this.sharing.tab) return;
+			void sync()
+				.then((module) => module.exchange(this, drafts, false))
+				.catch(() => {});
+		});
+	}
+
+	/** Gives the fields of {@link otherTabConflict} the other tab's values. */
+	async useOtherTab(): Promise<void> {
+		(await sync()).useOtherTab(this);
+	}
+
+	/** Puts back this tab's values of the fields {@link fromOtherTab} took (what was typed since stays). */
+	async undoOtherTab(): Promise<void> {
+		(await sync()).undoOtherTab(this);
 	}
 
 	/**
@@ -128,21 +225,19 @@ export class ProfileDraft implements SettingsSource {
 	 */
 	discard(
 		drafts: DraftStore,
-		head: { revision: number; document: ProfileDocument } = {
-			revision: this.#savedRevision,
-			document: this.#saved
-		}
+		head: { revision: number; document: ProfileDocument } = this.head
 	): DiscardedDraft {
 		const dropped: DiscardedDraft = {
 			baseRevision: this.baseRevision,
 			document: $state.snapshot(this.document) as ProfileDocument,
 			savedRevision: head.revision
 		};
-		void drafts.delete(this.id).catch(() => {});
-		this.#load(head.revision, head.document);
+		this.load(head.revision, head.document);
 		this.conflict = null;
 		this.choices = {};
 		this.merged = null;
+		this.otherTabConflict = null;
+		void this.store(drafts).catch(() => {});
 		return dropped;
 	}
 
@@ -152,7 +247,7 @@ export class ProfileDraft implements SettingsSource {
 	 * did.
 	 */
 	async undoDiscard(dropped: DiscardedDraft, drafts: DraftStore): Promise<boolean> {
-		if (this.dirty || this.#savedRevision !== dropped.savedRevision) return false;
+		if (this.dirty || this.head.revision !== dropped.savedRevision) return false;
 		this.document = $state.snapshot(dropped.document) as ProfileDocument;
 		this.baseRevision = dropped.baseRevision;
 		await this.store(drafts);
@@ -161,12 +256,12 @@ export class ProfileDraft implements SettingsSource {
 
 	/** The newest revision this page loaded or saved, which a discard goes back to. */
 	get saved(): ProfileDocument {
-		return this.#saved;
+		return this.head.document;
 	}
 
 	/** The number of {@link saved}. */
 	get savedRevision(): number {
-		return this.#savedRevision;
+		return this.head.revision;
 	}
 
 	settingsOf(serviceId: string): Record<string, string> {
@@ -276,48 +371,8 @@ export class ProfileDraft implements SettingsSource {
 	async save(message: string, fetcher: typeof fetch = fetch): Promise<boolean> {
 		this.saving = true;
 		this.error = null;
-		const conflict = this.conflict;
-		const resolving = conflict && conflict.conflicts.length > 0 && this.resolved;
 		try {
-			const response = await fetcher(`/api/profiles/${this.id}`, {
-				method: 'PUT',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({
-					baseRevision: this.baseRevision,
-					document: this.document,
-					message: message || undefined,
-					...(resolving ? { choices: this.choices, theirsRevision: conflict.current.revision } : {})
-				})
-			});
-			const body = await response.json();
-			if (response.ok) {
-				this.#load(body.profile.revision, body.profile.document);
-				this.conflict = null;
-				this.choices = {};
-				this.merged = body.merged
-					? {
-							theirs: body.merged.theirs,
-							author: conflict?.current.author ?? null,
-							fromTheirs: body.merged.fromTheirs,
-							chosen: body.merged.chosen
-						}
-					: null;
-				return true;
-			}
-			if (response.status === 409) {
-				const conflicts: MergeConflict[] = body.conflicts ?? [];
-				// Choices made for fields that still conflict are kept.
-				const choices: MergeChoices = {};
-				for (const c of conflicts) {
-					if (Object.hasOwn(this.choices, c.path)) choices[c.path] = this.choices[c.path];
-				}
-				this.choices = choices;
-				this.conflict = { current: body.current, yours: this.document, conflicts };
-				this.error = null;
-				return false;
-			}
-			this.error = body.error?.message ?? `The save failed (${response.status}).`;
-			return false;
+			return await (await sync()).save(this, message, fetcher);
 		} catch (error) {
 			this.error = `The save failed: ${error instanceof Error ? error.message : 'network error'}. Nothing was lost: the draft is kept.`;
 			return false;

@@ -1,0 +1,203 @@
+import { fieldPathLabel, sameDocument } from '$lib/core/profile/diff';
+import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core/profile/merge';
+import type { ProfileDocument } from '$lib/core/profile';
+import type { DraftStore, StoredDraft } from './draft-store.svelte';
+import type { ProfileDraft } from './profile-draft.svelte';
+
+/**
+ * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the editor
+ * page has settled: typing never waits for this code.
+ *
+ * Tabs share the draft field by field: each writes what changed since it last read the shared
+ * draft, and takes what the others changed since. A field two tabs changed differently keeps the
+ * value of the tab that finds the other's, and that tab says so (`otherTabConflict`).
+ */
+
+/** Names one write of a stored draft. */
+function seenKey(stored: StoredDraft): string {
+	return `${stored.writer ?? ''}#${stored.version ?? 0}`;
+}
+
+function snapshot(document: ProfileDocument): ProfileDocument {
+	return $state.snapshot(document) as ProfileDocument;
+}
+
+/**
+ * Reads the shared draft, takes what another tab changed since this one last read it, and
+ * writes the outcome when it differs from what is stored. Answers whether it took anything.
+ */
+export async function exchange(
+	draft: ProfileDraft,
+	drafts: DraftStore,
+	restoring: boolean
+): Promise<boolean> {
+	const sharing = draft.sharing;
+	let wrote = false;
+	let took = false;
+	await drafts.update(draft.id, (stored) => {
+		const news = stored !== undefined && isNews(draft, stored);
+		// Read here, not before: what is typed while the store is opened is part of it.
+		const mine = snapshot(draft.document);
+		let next = mine;
+		if (news) {
+			next = take(draft, stored, mine, restoring);
+			took = next !== mine;
+		}
+		sharing.synced = next;
+		sharing.syncedRevision = draft.baseRevision;
+		const clean = sameDocument(next, draft.head.document);
+		const same =
+			stored !== undefined &&
+			stored.baseRevision === draft.baseRevision &&
+			Boolean(stored.clean) === clean &&
+			sameDocument(stored.document, next);
+		// A clean page that never shared a draft has nothing to tell.
+		const nothingToSay = clean && !news && sharing.seen === null;
+		if (same || nothingToSay) {
+			if (stored) sharing.seen = seenKey(stored);
+			return undefined;
+		}
+		const write: StoredDraft = {
+			baseRevision: draft.baseRevision,
+			document: next,
+			writer: sharing.tab,
+			version: ++sharing.writes
+		};
+		if (clean) write.clean = true;
+		sharing.seen = seenKey(write);
+		wrote = true;
+		return write;
+	});
+	if (wrote) drafts.announce(draft.id, sharing.tab);
+	return took;
+}
+
+/** True when a stored draft is one this tab has not read or written yet, and still counts. */
+function isNews(draft: ProfileDraft, stored: StoredDraft): boolean {
+	if (seenKey(stored) === draft.sharing.seen) return false;
+	// A saved or discarded draft older than this page's revision says nothing new.
+	return !(stored.clean && stored.baseRevision < draft.head.revision);
+}
+
+/**
+ * Merges another tab's draft into this one: takes the fields only the other tab changed since
+ * this one last read the shared draft, and keeps this tab's value where both did. Answers the
+ * outcome (`mine` itself when nothing was taken).
+ */
+function take(
+	draft: ProfileDraft,
+	stored: StoredDraft,
+	mine: ProfileDocument,
+	restoring: boolean
+): ProfileDocument {
+	const base = draft.sharing.synced;
+	const result = mergeDocuments(base, mine, stored.document);
+	let savedAs: number | null = null;
+	if (stored.clean && stored.baseRevision >= draft.head.revision) {
+		// Saved (or discarded) in the other tab: that revision is this page's head too.
+		if (stored.baseRevision > draft.head.revision) savedAs = stored.baseRevision;
+		draft.head = { revision: stored.baseRevision, document: stored.document };
+		draft.baseRevision = stored.baseRevision;
+	} else if (sameDocument(mine, base) || stored.baseRevision > draft.baseRevision) {
+		// A page with nothing of its own takes a draft whole, its base revision too (its save is
+		// merged with what came after on the server).
+		draft.baseRevision = stored.baseRevision;
+	}
+	if (result.conflicts.length) {
+		draft.otherTabConflict = { conflicts: result.conflicts, base, theirs: stored.document };
+	}
+	if (!result.fromTheirs.length && savedAs === null) return mine;
+	if (!restoring) {
+		const fields = result.fromTheirs.map(fieldPathLabel);
+		draft.fromOtherTab = { fields, savedAs, before: mine, after: result.document };
+	}
+	draft.document = result.document;
+	return result.document;
+}
+
+/** Gives the fields of the draft's `otherTabConflict` the other tab's values. */
+export function useOtherTab(draft: ProfileDraft): void {
+	const conflict = draft.otherTabConflict;
+	if (!conflict) return;
+	const choices: MergeChoices = {};
+	for (const c of conflict.conflicts) choices[c.path] = 'theirs';
+	draft.document = mergeDocuments(
+		conflict.base,
+		snapshot(draft.document),
+		conflict.theirs,
+		choices
+	).document;
+	draft.otherTabConflict = null;
+}
+
+/**
+ * Gives back the values the draft's `fromOtherTab` took from another tab; what was typed since
+ * stays. The other tab takes them back in turn, as any change.
+ */
+export function undoOtherTab(draft: ProfileDraft): void {
+	const took = draft.fromOtherTab;
+	if (!took) return;
+	draft.document = mergeDocuments(took.after, snapshot(draft.document), took.before).document;
+	draft.fromOtherTab = null;
+}
+
+/**
+ * Saves the draft as a new revision (see `ProfileDraft.save`). Answers whether it was saved; a
+ * refusal leaves the draft as it was, with the conflict or the error to show.
+ */
+export async function save(
+	draft: ProfileDraft,
+	message: string,
+	fetcher: typeof fetch
+): Promise<boolean> {
+	const conflict = draft.conflict;
+	const resolving = conflict && conflict.conflicts.length > 0 && draft.resolved;
+	const sent = draft.document;
+	const response = await fetcher(`/api/profiles/${draft.id}`, {
+		method: 'PUT',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			baseRevision: draft.baseRevision,
+			document: sent,
+			message: message || undefined,
+			...(resolving ? { choices: draft.choices, theirsRevision: conflict.current.revision } : {})
+		})
+	});
+	const body = await response.json();
+	if (response.ok) {
+		const head: ProfileDocument = body.profile.document;
+		// What changed while the save was on its way (typed, or taken from another tab) stays a
+		// change on top of the saved revision.
+		const next =
+			draft.document === sent
+				? null
+				: mergeDocuments(snapshot(sent), snapshot(draft.document), head).document;
+		draft.load(body.profile.revision, head);
+		if (next) draft.document = next;
+		draft.conflict = null;
+		draft.choices = {};
+		draft.merged = body.merged
+			? {
+					theirs: body.merged.theirs,
+					author: conflict?.current.author ?? null,
+					fromTheirs: body.merged.fromTheirs.map(fieldPathLabel),
+					chosen: body.merged.chosen
+				}
+			: null;
+		return true;
+	}
+	if (response.status === 409) {
+		const conflicts: MergeConflict[] = body.conflicts ?? [];
+		// Choices made for fields that still conflict are kept.
+		const choices: MergeChoices = {};
+		for (const c of conflicts) {
+			if (Object.hasOwn(draft.choices, c.path)) choices[c.path] = draft.choices[c.path];
+		}
+		draft.choices = choices;
+		draft.conflict = { current: body.current, yours: draft.document, conflicts };
+		draft.error = null;
+		return false;
+	}
+	draft.error = body.error?.message ?? `The save failed (${response.status}).`;
+	return false;
+}
