@@ -123,8 +123,8 @@ test.describe('profile editor', () => {
 		await page.keyboard.press('Control+s');
 		await expect(page.getByText('revision 2')).toBeVisible();
 		await expect(other.getByText('revision 2', { exact: true })).toBeVisible();
-		await expect(other.getByRole('status').filter({ hasText: 'Saved in another tab' })).toHaveText(
-			/Saved in another tab as revision 2\./
+		await expect(other.getByRole('status').filter({ hasText: 'was saved meanwhile' })).toHaveText(
+			/Revision 2 was saved meanwhile: this tab is on it now, as another tab is\./
 		);
 		await expect(other.getByText('Unsaved changes')).toHaveCount(0);
 		const saved = await (await page.request.get(`/api/profiles/${id}`)).json();

@@ -19,6 +19,11 @@ export interface StoredDraft {
 	 * this way, so that the other tabs follow it (and drop what it dropped).
 	 */
 	clean?: boolean;
+	/**
+	 * The newest revision the writer knows (saved or loaded), which the other tabs move to when it
+	 * is newer than theirs; its document is left out when it is `document` (a clean draft).
+	 */
+	head?: { revision: number; document?: ProfileDocument };
 }
 
 /** Where drafts are kept, and how tabs tell each other that one changed. */

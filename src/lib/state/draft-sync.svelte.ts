@@ -35,7 +35,7 @@ export async function exchange(
 	let wrote = false;
 	let took = false;
 	await drafts.update(draft.id, (stored) => {
-		const news = stored !== undefined && isNews(draft, stored);
+		const news = stored !== undefined && seenKey(stored) !== sharing.seen;
 		// Read here, not before: what is typed while the store is opened is part of it.
 		const mine = snapshot(draft.document);
 		let next = mine;
@@ -45,10 +45,12 @@ export async function exchange(
 		}
 		sharing.synced = next;
 		sharing.syncedRevision = draft.baseRevision;
-		const clean = sameDocument(next, draft.head.document);
+		const head = draft.head;
+		const clean = sameDocument(next, head.document);
 		const same =
 			stored !== undefined &&
 			stored.baseRevision === draft.baseRevision &&
+			headOf(stored).revision === head.revision &&
 			Boolean(stored.clean) === clean &&
 			sameDocument(stored.document, next);
 		// A clean page that never shared a draft has nothing to tell.
@@ -61,7 +63,9 @@ export async function exchange(
 			baseRevision: draft.baseRevision,
 			document: next,
 			writer: sharing.tab,
-			version: ++sharing.writes
+			version: ++sharing.writes,
+			// A clean draft is its head: its document is not kept twice.
+			head: clean ? { revision: head.revision } : head
 		};
 		if (clean) write.clean = true;
 		sharing.seen = seenKey(write);
@@ -72,17 +76,24 @@ export async function exchange(
 	return took;
 }
 
-/** True when a stored draft is one this tab has not read or written yet, and still counts. */
-function isNews(draft: ProfileDraft, stored: StoredDraft): boolean {
-	if (seenKey(stored) === draft.sharing.seen) return false;
-	// A saved or discarded draft older than this page's revision says nothing new.
-	return !(stored.clean && stored.baseRevision < draft.head.revision);
+/**
+ * The newest revision a stored draft's writer knew. A draft kept before heads were kept names
+ * its base revision, and its document only when it was clean.
+ */
+function headOf(stored: StoredDraft): { revision: number; document?: ProfileDocument } {
+	if (!stored.head) {
+		return { revision: stored.baseRevision, document: stored.clean ? stored.document : undefined };
+	}
+	return stored.head.document || !stored.clean
+		? stored.head
+		: { revision: stored.head.revision, document: stored.document };
 }
 
 /**
  * Merges another tab's draft into this one: takes the fields only the other tab changed since
- * this one last read the shared draft, and keeps this tab's value where both did. Answers the
- * outcome (`mine` itself when nothing was taken).
+ * this one last read the shared draft, and keeps this tab's value where both did. Tabs on
+ * different revisions meet on the newer one first: the one behind moves to it, its own changes
+ * kept on top. Answers the outcome (`mine` itself when nothing was taken).
  */
 function take(
 	draft: ProfileDraft,
@@ -90,29 +101,49 @@ function take(
 	mine: ProfileDocument,
 	restoring: boolean
 ): ProfileDocument {
-	const base = draft.sharing.synced;
-	const result = mergeDocuments(base, mine, stored.document);
-	let savedAs: number | null = null;
-	if (stored.clean && stored.baseRevision >= draft.head.revision) {
-		// Saved (or discarded) in the other tab: that revision is this page's head too.
-		if (stored.baseRevision > draft.head.revision) savedAs = stored.baseRevision;
-		draft.head = { revision: stored.baseRevision, document: stored.document };
-		draft.baseRevision = stored.baseRevision;
-	} else if (sameDocument(mine, base) || stored.baseRevision > draft.baseRevision) {
-		// A page with nothing of its own takes a draft whole, its base revision too (its save is
-		// merged with what came after on the server).
-		draft.baseRevision = stored.baseRevision;
+	let base = draft.sharing.synced;
+	let theirs = stored.document;
+	const theirHead = headOf(stored);
+	let ownBase = draft.baseRevision;
+	let moved: number | null = null;
+	if (theirHead.document && theirHead.revision > draft.head.revision) {
+		// A newer revision (saved in the other tab, or loaded there): this tab moves to it, what it
+		// had (shared or not) kept on top.
+		const from = draft.head;
+		const rebased = mergeDocuments(from.document, mine, theirHead.document);
+		mine = rebased.document;
+		base = mergeDocuments(from.document, base, theirHead.document).document;
+		// Changes on top of the old revision are on top of the new one now, unless it changed
+		// some of them too: then the older base stays, and the save asks about those.
+		if (!rebased.conflicts.length && ownBase === from.revision) ownBase = theirHead.revision;
+		draft.head = { revision: theirHead.revision, document: theirHead.document };
+		moved = theirHead.revision;
+		// A save conflict about an older revision is settled by the newer one.
+		if (draft.conflict && draft.conflict.current.revision <= moved) {
+			draft.conflict = null;
+			draft.choices = {};
+		}
+	} else if (theirHead.document && theirHead.revision < draft.head.revision) {
+		// The other tab is behind: its changes are taken on top of this tab's revision.
+		theirs = mergeDocuments(theirHead.document, theirs, draft.head.document).document;
 	}
+	const result = mergeDocuments(base, mine, theirs);
 	if (result.conflicts.length) {
-		draft.otherTabConflict = { conflicts: result.conflicts, base, theirs: stored.document };
+		draft.otherTabConflict = { conflicts: result.conflicts, base, theirs };
 	}
-	if (!result.fromTheirs.length && savedAs === null) return mine;
+	const next = result.fromTheirs.length || moved !== null ? result.document : mine;
+	// The base revision a save names: the head's when nothing is left unsaved, else the older of
+	// the two drafts' (a restored draft may be older than its page), so that the server asks
+	// about any field a revision in between changed too.
+	if (sameDocument(next, draft.head.document)) draft.baseRevision = draft.head.revision;
+	else draft.baseRevision = stored.clean ? ownBase : Math.min(ownBase, stored.baseRevision);
+	if (next === mine) return mine;
 	if (!restoring) {
 		const fields = result.fromTheirs.map(fieldPathLabel);
-		draft.fromOtherTab = { fields, savedAs, before: mine, after: result.document };
+		draft.fromOtherTab = { fields, revision: moved, before: mine, after: next };
 	}
-	draft.document = result.document;
-	return result.document;
+	draft.document = next;
+	return next;
 }
 
 /** Gives the fields of the draft's `otherTabConflict` the other tab's values. */

@@ -212,7 +212,10 @@ describe('ProfileDraft', () => {
 			await vi.waitFor(() =>
 				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/')
 			);
-			expect(b.draft.fromOtherTab).toMatchObject({ fields: ['Send Message · URL'], savedAs: null });
+			expect(b.draft.fromOtherTab).toMatchObject({
+				fields: ['Send Message · URL'],
+				revision: null
+			});
 			expect(b.draft.dirty).toBe(true);
 
 			b.draft.setSetting('sendMessage', BODY, 'to=%sms_to%');
@@ -326,7 +329,7 @@ describe('ProfileDraft', () => {
 			chrome.release();
 			await vi.waitFor(() => expect(b.draft.savedRevision).toBe(2));
 			expect(b.draft.baseRevision).toBe(2);
-			expect(b.draft.fromOtherTab?.savedAs).toBe(2);
+			expect(b.draft.fromOtherTab?.revision).toBe(2);
 			expect(b.draft.settingsOf('sendMessage')).toEqual({
 				genericSmsSendUrl: 'https://saved.test/',
 				[BODY]: 'typed in b'
@@ -349,7 +352,7 @@ describe('ProfileDraft', () => {
 			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://a.test/');
 		});
 
-		it('takes a draft kept from an earlier visit whole, with the revision it was based on', async () => {
+		it('takes a draft kept from an earlier visit on top of the newer revision, naming the older base', async () => {
 			const chrome = browser();
 			const old = page(chrome, 1);
 			old.draft.setSetting('sendMessage', BODY, 'kept');
@@ -360,7 +363,7 @@ describe('ProfileDraft', () => {
 			expect(later.fromOtherTab).toBeNull();
 			expect(later.baseRevision).toBe(1);
 			expect(later.settingsOf('sendMessage')).toEqual({
-				genericSmsSendUrl: 'https://a.test/',
+				genericSmsSendUrl: 'https://newer.test/',
 				[BODY]: 'kept'
 			});
 		});
@@ -377,6 +380,121 @@ describe('ProfileDraft', () => {
 			expect(await later.restoreStored(chrome.tab())).toBe(false);
 			expect(later.dirty).toBe(false);
 			expect(later.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://third.test/');
+		});
+	});
+
+	describe('shared by tabs opened on different revisions', () => {
+		/** Revision 2: someone changed the push gateway after the first tab opened revision 1. */
+		const revision2 = () => ({
+			...withUrl('https://a.test/'),
+			push: { ...emptyDocument().push, gatewayUrl: 'https://x.test/' }
+		});
+		const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+		it('meet on the newer revision and stop writing', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1);
+			const b = page(chrome, 2, revision2());
+			a.draft.setSetting('sendMessage', BODY, 'f');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('f'));
+			expect(b.draft.document.push.gatewayUrl).toBe('https://x.test/');
+			b.draft.setSetting('sendMessage', BODY, '');
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
+			await settle();
+			const writes = chrome.writes.length;
+			await settle();
+			expect(chrome.writes).toHaveLength(writes);
+			expect(a.draft.document.push.gatewayUrl).toBe('https://x.test/');
+			expect(a.draft.dirty).toBe(false);
+			expect(b.draft.dirty).toBe(false);
+		});
+
+		it('never take back what a newer revision changed, and save naming the older base', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1);
+			const b = page(chrome, 2, revision2());
+			chrome.hold();
+			a.draft.setSetting('sendMessage', BODY, 'f');
+			await a.draft.store(a.drafts);
+			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://g.test/');
+			await b.draft.store(b.drafts);
+			const { sent, fetcher } = server([200, { profile: snapshot(3, revision2()) }]);
+			await b.draft.save('', fetcher);
+			expect(sent[0]).toMatchObject({
+				baseRevision: 1,
+				document: {
+					push: { gatewayUrl: 'https://x.test/' },
+					services: { sendMessage: { genericSmsSendUrl: 'https://g.test/', [BODY]: 'f' } }
+				}
+			});
+			chrome.release();
+		});
+
+		it('follow a discard made in the tab that is behind', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1);
+			const b = page(chrome, 2, revision2());
+			a.draft.setSetting('sendMessage', BODY, 'f');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
+			a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
+			await settle();
+			expect(a.draft.settingsOf('sendMessage')[BODY]).toBeUndefined();
+			expect(b.draft.settingsOf('sendMessage')[BODY]).toBeUndefined();
+		});
+
+		it('move to a revision saved while typing went on, and a discard there holds', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://u.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
+			let answer: ((response: Response) => void) | undefined;
+			const fetcher = (() =>
+				new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+			const saving = a.draft.save('', fetcher);
+			await vi.waitFor(() => expect(answer).toBeDefined());
+			a.draft.setSetting('sendMessage', BODY, 't');
+			answer!(
+				new Response(JSON.stringify({ profile: snapshot(2, withUrl('https://u.test/')) }), {
+					status: 200
+				})
+			);
+			await saving;
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('t'));
+			expect(b.draft.savedRevision).toBe(2);
+			expect(b.draft.baseRevision).toBe(2);
+			b.draft.discard(b.drafts);
+			await vi.waitFor(() => expect(a.draft.dirty).toBe(false));
+			await settle();
+			expect(b.draft.dirty).toBe(false);
+			expect(a.draft.settingsOf('sendMessage')).toEqual({ genericSmsSendUrl: 'https://u.test/' });
+		});
+
+		it('drop a save conflict that a newer revision settled', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
+			const conflict = { path: URL_PATH, base: 'https://a.test/', secret: false };
+			const refused = server([
+				409,
+				{ current: snapshot(2, withUrl('https://t.test/')), conflicts: [conflict] }
+			]);
+			expect(await a.draft.save('', refused.fetcher)).toBe(false);
+			const saved = server([200, { profile: snapshot(3, withUrl('https://mine.test/')) }]);
+			expect(await b.draft.save('', saved.fetcher)).toBe(true);
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(3));
+			expect(a.draft.conflict).toBeNull();
+			expect(a.draft.dirty).toBe(false);
 		});
 	});
 

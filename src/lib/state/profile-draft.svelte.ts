@@ -48,8 +48,8 @@ export interface DiscardedDraft {
 export interface OtherTabChanges {
 	/** The fields it took, in the screens' words. */
 	fields: string[];
-	/** The revision the other tab saved, when it saved one (or discarded back to it). */
-	savedAs: number | null;
+	/** The newer revision this tab moved to with them (saved meanwhile), if any. */
+	revision: number | null;
 	/** This tab's draft before and after it took them: what an undo puts back. */
 	before: ProfileDocument;
 	after: ProfileDocument;
