@@ -1,6 +1,7 @@
 import { fieldPathLabel, sameDocument } from '$lib/core/profile/diff';
 import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument } from '$lib/core/profile';
+import { isSecretKey } from '$lib/core/profile/secrets';
 import type { DraftStore, StoredDraft } from './draft-store.svelte';
 import type { ProfileDraft } from './profile-draft.svelte';
 
@@ -90,6 +91,29 @@ function headOf(stored: StoredDraft): { revision: number; document?: ProfileDocu
 }
 
 /**
+ * The merge between drafts of this browser: they all show the stored secrets as the same mask,
+ * so the mask is compared as a value (a discard that puts it back is a change to follow).
+ */
+function merge(
+	base: ProfileDocument,
+	mine: ProfileDocument,
+	theirs: ProfileDocument,
+	choices: MergeChoices = {}
+) {
+	return mergeDocuments(base, mine, theirs, choices, { maskIsValue: true });
+}
+
+/** True when `mine` gives a secret sample value another value than `from` (masked or not). */
+function changesSecret(from: ProfileDocument, mine: ProfileDocument): boolean {
+	const before = new Map(from.scenarios.map((s) => [s.name, s.values]));
+	return mine.scenarios.some((scenario) =>
+		Object.entries(scenario.values).some(
+			([key, value]) => isSecretKey(key) && before.get(scenario.name)?.[key] !== value
+		)
+	);
+}
+
+/**
  * Merges another tab's draft into this one: takes the fields only the other tab changed since
  * this one last read the shared draft, and keeps this tab's value where both did. Tabs on
  * different revisions meet on the newer one first: the one behind moves to it, its own changes
@@ -101,42 +125,51 @@ function take(
 	mine: ProfileDocument,
 	restoring: boolean
 ): ProfileDocument {
+	// A conflict shown before is about drafts that are not the latest any more.
+	draft.otherTabConflict = null;
 	let base = draft.sharing.synced;
 	let theirs = stored.document;
 	const theirHead = headOf(stored);
+	// The base revision each side's changes are safe on: its own, unless it moved.
 	let ownBase = draft.baseRevision;
+	let theirBase = stored.clean ? Infinity : stored.baseRevision;
 	let moved: number | null = null;
 	if (theirHead.document && theirHead.revision > draft.head.revision) {
 		// A newer revision (saved in the other tab, or loaded there): this tab moves to it, what it
 		// had (shared or not) kept on top.
 		const from = draft.head;
-		const rebased = mergeDocuments(from.document, mine, theirHead.document);
-		mine = rebased.document;
-		base = mergeDocuments(from.document, base, theirHead.document).document;
+		const rebased = merge(from.document, mine, theirHead.document);
+		base = merge(from.document, base, theirHead.document).document;
 		// Changes on top of the old revision are on top of the new one now, unless it changed
-		// some of them too: then the older base stays, and the save asks about those.
-		if (!rebased.conflicts.length && ownBase === from.revision) ownBase = theirHead.revision;
+		// some of them too, or a secret (masked, it cannot be compared): then the older base
+		// stays, and the save asks about those.
+		const clash = rebased.conflicts.length > 0 || changesSecret(from.document, mine);
+		if (!clash && ownBase === from.revision) ownBase = theirHead.revision;
+		mine = rebased.document;
 		draft.head = { revision: theirHead.revision, document: theirHead.document };
 		moved = theirHead.revision;
 		// A save conflict about an older revision is settled by the newer one.
-		if (draft.conflict && draft.conflict.current.revision <= moved) {
+		if (draft.conflict && draft.conflict.current.revision < moved) {
 			draft.conflict = null;
 			draft.choices = {};
 		}
 	} else if (theirHead.document && theirHead.revision < draft.head.revision) {
 		// The other tab is behind: its changes are taken on top of this tab's revision.
-		theirs = mergeDocuments(theirHead.document, theirs, draft.head.document).document;
+		const rebased = merge(theirHead.document, theirs, draft.head.document);
+		theirs = rebased.document;
+		const clash = rebased.conflicts.length > 0 || changesSecret(theirHead.document, theirs);
+		if (!clash && theirBase === theirHead.revision) theirBase = draft.head.revision;
 	}
-	const result = mergeDocuments(base, mine, theirs);
+	const result = merge(base, mine, theirs);
 	if (result.conflicts.length) {
 		draft.otherTabConflict = { conflicts: result.conflicts, base, theirs };
 	}
 	const next = result.fromTheirs.length || moved !== null ? result.document : mine;
 	// The base revision a save names: the head's when nothing is left unsaved, else the older of
-	// the two drafts' (a restored draft may be older than its page), so that the server asks
-	// about any field a revision in between changed too.
+	// the two sides' safe bases, so that the server asks about any field a revision in between
+	// changed too.
 	if (sameDocument(next, draft.head.document)) draft.baseRevision = draft.head.revision;
-	else draft.baseRevision = stored.clean ? ownBase : Math.min(ownBase, stored.baseRevision);
+	else draft.baseRevision = Math.min(ownBase, theirBase);
 	if (next === mine) return mine;
 	if (!restoring) {
 		const fields = result.fromTheirs.map(fieldPathLabel);
@@ -152,7 +185,7 @@ export function useOtherTab(draft: ProfileDraft): void {
 	if (!conflict) return;
 	const choices: MergeChoices = {};
 	for (const c of conflict.conflicts) choices[c.path] = 'theirs';
-	draft.document = mergeDocuments(
+	draft.document = merge(
 		conflict.base,
 		snapshot(draft.document),
 		conflict.theirs,
@@ -168,7 +201,7 @@ export function useOtherTab(draft: ProfileDraft): void {
 export function undoOtherTab(draft: ProfileDraft): void {
 	const took = draft.fromOtherTab;
 	if (!took) return;
-	draft.document = mergeDocuments(took.after, snapshot(draft.document), took.before).document;
+	draft.document = merge(took.after, snapshot(draft.document), took.before).document;
 	draft.fromOtherTab = null;
 }
 
@@ -202,7 +235,7 @@ export async function save(
 		const next =
 			draft.document === sent
 				? null
-				: mergeDocuments(snapshot(sent), snapshot(draft.document), head).document;
+				: merge(snapshot(sent), snapshot(draft.document), head).document;
 		draft.load(body.profile.revision, head);
 		if (next) draft.document = next;
 		draft.conflict = null;

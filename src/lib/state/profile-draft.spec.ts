@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { emptyDocument, type ProfileDocument } from '$lib/core/profile';
+import { emptyDocument, SECRET_MASK, type ProfileDocument } from '$lib/core/profile';
 import type { DraftStore, StoredDraft } from './draft-store.svelte';
 import { ProfileDraft, type ProfileSnapshot } from './profile-draft.svelte';
 
@@ -352,21 +352,31 @@ describe('ProfileDraft', () => {
 			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://a.test/');
 		});
 
-		it('takes a draft kept from an earlier visit on top of the newer revision, naming the older base', async () => {
-			const chrome = browser();
-			const old = page(chrome, 1);
-			old.draft.setSetting('sendMessage', BODY, 'kept');
-			await old.draft.store(old.drafts);
-			const later = new ProfileDraft(snapshot(2, withUrl('https://newer.test/')));
-			expect(await later.restoreStored(chrome.tab())).toBe(true);
-			expect(later.restored).toBe(true);
-			expect(later.fromOtherTab).toBeNull();
-			expect(later.baseRevision).toBe(1);
-			expect(later.settingsOf('sendMessage')).toEqual({
-				genericSmsSendUrl: 'https://newer.test/',
-				[BODY]: 'kept'
-			});
-		});
+		it.each([
+			['nothing it changed', 'https://a.test/', 2],
+			['the same field', 'https://a.test/?changed', 1]
+		])(
+			'takes a draft kept from an earlier visit on top of the newer revision; the revision in between changed %s: base %s',
+			async (_, betweenUrl, base) => {
+				const chrome = browser();
+				const old = page(chrome, 1);
+				old.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://kept.test/');
+				await old.draft.store(old.drafts);
+				const between = withUrl(betweenUrl);
+				between.push = { ...between.push, gatewayUrl: 'https://x.test/' };
+				const later = new ProfileDraft(snapshot(2, between));
+				expect(await later.restoreStored(chrome.tab())).toBe(true);
+				expect(later.restored).toBe(true);
+				expect(later.fromOtherTab).toBeNull();
+				// The draft's own change on top of the newer revision, which the save names only
+				// when nothing in between changed the same field.
+				expect(later.settingsOf('sendMessage')).toEqual({
+					genericSmsSendUrl: 'https://kept.test/'
+				});
+				expect(later.document.push.gatewayUrl).toBe('https://x.test/');
+				expect(later.baseRevision).toBe(base);
+			}
+		);
 
 		it('restores nothing from a draft that was saved', async () => {
 			const chrome = browser();
@@ -411,26 +421,34 @@ describe('ProfileDraft', () => {
 			expect(b.draft.dirty).toBe(false);
 		});
 
-		it('never take back what a newer revision changed, and save naming the older base', async () => {
-			const chrome = browser();
-			const a = page(chrome, 1);
-			const b = page(chrome, 2, revision2());
-			chrome.hold();
-			a.draft.setSetting('sendMessage', BODY, 'f');
-			await a.draft.store(a.drafts);
-			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://g.test/');
-			await b.draft.store(b.drafts);
-			const { sent, fetcher } = server([200, { profile: snapshot(3, revision2()) }]);
-			await b.draft.save('', fetcher);
-			expect(sent[0]).toMatchObject({
-				baseRevision: 1,
-				document: {
-					push: { gatewayUrl: 'https://x.test/' },
-					services: { sendMessage: { genericSmsSendUrl: 'https://g.test/', [BODY]: 'f' } }
-				}
-			});
-			chrome.release();
-		});
+		it.each([
+			['nothing the draft changed', undefined, 2],
+			['the same field', 'set in revision 2', 1]
+		])(
+			'never take back what a newer revision changed; when it changed %s, the save names base %s',
+			async (_, body, base) => {
+				const chrome = browser();
+				const newer = revision2();
+				if (body) newer.services.sendMessage = { ...newer.services.sendMessage, [BODY]: body };
+				const a = page(chrome, 1);
+				const b = page(chrome, 2, newer);
+				chrome.hold();
+				a.draft.setSetting('sendMessage', BODY, 'f');
+				await a.draft.store(a.drafts);
+				b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://g.test/');
+				await b.draft.store(b.drafts);
+				const { sent, fetcher } = server([200, { profile: snapshot(3, newer) }]);
+				await b.draft.save('', fetcher);
+				expect(sent[0]).toMatchObject({
+					baseRevision: base,
+					document: {
+						push: { gatewayUrl: 'https://x.test/' },
+						services: { sendMessage: { genericSmsSendUrl: 'https://g.test/', [BODY]: 'f' } }
+					}
+				});
+				chrome.release();
+			}
+		);
 
 		it('follow a discard made in the tab that is behind', async () => {
 			const chrome = browser();
@@ -495,6 +513,89 @@ describe('ProfileDraft', () => {
 			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(3));
 			expect(a.draft.conflict).toBeNull();
 			expect(a.draft.dirty).toBe(false);
+		});
+	});
+
+	describe('shared by tabs, with stored secrets shown masked', () => {
+		const PASSWORD = 'account[password]';
+		const withSecret = (url = 'https://a.test/') => ({
+			...withUrl(url),
+			scenarios: [{ name: 'S', values: { [PASSWORD]: SECRET_MASK } }]
+		});
+		const password = (draft: ProfileDraft) => draft.document.scenarios[0]?.values[PASSWORD];
+		const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+		it('follow a discard of a typed secret: the mask put back is a change', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1, withSecret());
+			const b = page(chrome, 1, withSecret());
+			a.draft.values = { [PASSWORD]: 'typed secret' };
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(password(b.draft)).toBe('typed secret'));
+			a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
+			await settle();
+			expect(password(b.draft)).toBe(SECRET_MASK);
+			expect(a.draft.dirty).toBe(false);
+		});
+
+		it('name the older base when a secret was typed on a revision a newer one replaced', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1, withSecret());
+			// Revision 2 may have changed the password too: masked, nobody can tell.
+			const b = page(chrome, 2, withSecret());
+			a.draft.values = { [PASSWORD]: 'typed secret' };
+			b.draft.setSetting('sendMessage', BODY, 'k');
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
+			const { sent, fetcher } = server([200, { profile: snapshot(3, withSecret()) }]);
+			await a.draft.save('', fetcher);
+			expect(sent[0]).toMatchObject({ baseRevision: 1 });
+		});
+	});
+
+	describe('notes about another tab', () => {
+		it('drop a conflict once the drafts it was about are gone, and take nothing of them back', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			chrome.hold();
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
+			a.draft.setSetting('sendMessage', BODY, 'a-body');
+			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-b.test/');
+			await a.draft.store(a.drafts);
+			await b.draft.store(b.drafts);
+			expect(b.draft.otherTabConflict).not.toBeNull();
+			chrome.release();
+			await vi.waitFor(() =>
+				expect(a.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-b.test/')
+			);
+			a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
+			expect(b.draft.otherTabConflict).toBeNull();
+			await b.draft.useOtherTab();
+			expect(b.draft.dirty).toBe(false);
+		});
+
+		it('keep a save conflict when another tab only opens the revision it is about', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
+			await a.draft.store(a.drafts);
+			const conflict = { path: URL_PATH, base: 'https://a.test/', secret: false };
+			const refused = server([
+				409,
+				{ current: snapshot(2, withUrl('https://t.test/')), conflicts: [conflict] }
+			]);
+			expect(await a.draft.save('', refused.fetcher)).toBe(false);
+			a.draft.choose(URL_PATH, 'mine');
+			const b = page(chrome, 2, withUrl('https://t.test/'));
+			await b.draft.restoreStored(b.drafts);
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
+			expect(a.draft.conflict).not.toBeNull();
+			expect(a.draft.choices).toEqual({ [URL_PATH]: 'mine' });
+			expect(a.draft.baseRevision).toBe(1);
 		});
 	});
 

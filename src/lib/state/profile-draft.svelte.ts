@@ -148,6 +148,7 @@ export class ProfileDraft implements SettingsSource {
 	/** Makes a revision the draft's base and head, with no unsaved changes. */
 	load(revision: number, document: ProfileDocument): void {
 		this.fromOtherTab = null;
+		this.otherTabConflict = null;
 		this.baseRevision = revision;
 		this.document = structuredClone(document);
 		this.head = { revision, document: structuredClone(document) };

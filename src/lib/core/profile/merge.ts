@@ -166,6 +166,15 @@ function rebuild(
 	};
 }
 
+/** How a merge reads its documents. */
+export interface MergeOptions {
+	/**
+	 * True when the mask is a value like any other, as between documents that all show the same
+	 * stored secrets masked (the browser's tabs); by default a mask means "unchanged".
+	 */
+	maskIsValue?: boolean;
+}
+
 /**
  * Merges `mine` and `theirs`, both made from `base`: a field only one side changed takes that
  * side, a field both changed to the same value takes it, and a field both changed differently is
@@ -175,7 +184,8 @@ export function mergeDocuments(
 	base: ProfileDocument,
 	mine: ProfileDocument,
 	theirs: ProfileDocument,
-	choices: MergeChoices = {}
+	choices: MergeChoices = {},
+	{ maskIsValue = false }: MergeOptions = {}
 ): MergeResult {
 	const b = fieldsOf(base);
 	const m = fieldsOf(mine);
@@ -190,8 +200,8 @@ export function mergeDocuments(
 	};
 	for (const path of paths) {
 		const was = b.get(path);
-		const ours = unmasked(m.get(path), was);
-		const other = unmasked(t.get(path), was);
+		const ours = maskIsValue ? m.get(path) : unmasked(m.get(path), was);
+		const other = maskIsValue ? t.get(path) : unmasked(t.get(path), was);
 		let take: Field | undefined;
 		if (same(ours, was)) {
 			take = other;
