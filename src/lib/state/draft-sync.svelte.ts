@@ -3,7 +3,7 @@ import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core
 import type { ProfileDocument } from '$lib/core/profile';
 import { isSecretKey } from '$lib/core/profile/secrets';
 import type { DraftStore, StoredDraft } from './draft-store.svelte';
-import type { ProfileDraft } from './profile-draft.svelte';
+import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
 
 /**
  * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the editor
@@ -203,6 +203,23 @@ export function undoOtherTab(draft: ProfileDraft): void {
 	if (!took) return;
 	draft.document = merge(took.after, snapshot(draft.document), took.before).document;
 	draft.fromOtherTab = null;
+}
+
+/**
+ * Gives back a discarded draft after the profile moved to a newer revision: its changes go on
+ * top of it, naming the older base where the newer revision changed the same fields. Answers
+ * false when something was typed since the discard.
+ */
+export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): boolean {
+	if (draft.dirty) return false;
+	const rebased = merge(dropped.saved, dropped.document, draft.head.document);
+	const clash = rebased.conflicts.length > 0 || changesSecret(dropped.saved, dropped.document);
+	draft.document = rebased.document;
+	draft.baseRevision =
+		!clash && dropped.baseRevision === dropped.savedRevision
+			? draft.head.revision
+			: dropped.baseRevision;
+	return true;
 }
 
 /**

@@ -494,6 +494,28 @@ describe('ProfileDraft', () => {
 			expect(a.draft.settingsOf('sendMessage')).toEqual({ genericSmsSendUrl: 'https://u.test/' });
 		});
 
+		it('give back a discarded draft on top of the revision another tab moved to meanwhile', async () => {
+			const chrome = browser();
+			const a = page(chrome, 1);
+			a.draft.setSetting('sendMessage', BODY, 'typed');
+			await a.draft.store(a.drafts);
+			// A tab opened on revision 2 takes the draft before the discard is heard of.
+			chrome.hold();
+			const b = page(chrome, 2, revision2());
+			await b.draft.restoreStored(b.drafts);
+			expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('typed');
+			// The discard finds it, and this tab moves to revision 2 with nothing unsaved.
+			const dropped = a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
+			expect(a.draft.dirty).toBe(false);
+			chrome.release();
+			expect(await a.draft.undoDiscard(dropped, a.drafts)).toBe(true);
+			expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('typed');
+			expect(a.draft.document.push.gatewayUrl).toBe('https://x.test/');
+			expect(a.draft.baseRevision).toBe(2);
+			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('typed'));
+		});
+
 		it('drop a save conflict that a newer revision settled', async () => {
 			const chrome = browser();
 			const a = page(chrome);

@@ -40,8 +40,9 @@ export interface SaveMerge {
 export interface DiscardedDraft {
 	baseRevision: number;
 	document: ProfileDocument;
-	/** The revision the discard went back to; an undo needs the draft still there. */
+	/** The revision the discard went back to, and its document. */
 	savedRevision: number;
+	saved: ProfileDocument;
 }
 
 /** What a tab took from the draft another tab of this browser wrote. */
@@ -231,7 +232,8 @@ export class ProfileDraft implements SettingsSource {
 		const dropped: DiscardedDraft = {
 			baseRevision: this.baseRevision,
 			document: $state.snapshot(this.document) as ProfileDocument,
-			savedRevision: head.revision
+			savedRevision: head.revision,
+			saved: head.document
 		};
 		this.load(head.revision, head.document);
 		this.conflict = null;
@@ -244,13 +246,16 @@ export class ProfileDraft implements SettingsSource {
 
 	/**
 	 * Gives back a draft {@link discard} dropped, exactly as it was (and keeps it in the browser
-	 * again), unless something changed since: a new edit, a save or a restore. Returns whether it
-	 * did.
+	 * again), unless something was typed since. When the profile moved to a newer revision
+	 * meanwhile (a restore, or another tab), the dropped changes go on top of it. Returns whether
+	 * it did.
 	 */
 	async undoDiscard(dropped: DiscardedDraft, drafts: DraftStore): Promise<boolean> {
-		if (this.dirty || this.head.revision !== dropped.savedRevision) return false;
-		this.document = $state.snapshot(dropped.document) as ProfileDocument;
-		this.baseRevision = dropped.baseRevision;
+		if (this.dirty) return false;
+		if (this.head.revision === dropped.savedRevision) {
+			this.document = $state.snapshot(dropped.document) as ProfileDocument;
+			this.baseRevision = dropped.baseRevision;
+		} else if (!(await sync()).giveBack(this, dropped)) return false;
 		await this.store(drafts);
 		return true;
 	}
