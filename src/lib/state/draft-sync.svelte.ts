@@ -6,8 +6,8 @@ import type { DraftStore, StoredDraft } from './draft-store.svelte';
 import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
 
 /**
- * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the editor
- * page has settled: typing never waits for this code.
+ * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the editors
+ * are there: typing never waits for this code.
  *
  * Tabs share the draft field by field: each writes what changed since it last read the shared
  * draft, and takes what the others changed since. A field two tabs changed differently keeps the
@@ -206,12 +206,11 @@ export function undoOtherTab(draft: ProfileDraft): void {
 }
 
 /**
- * Gives back a discarded draft after the profile moved to a newer revision: its changes go on
- * top of it, naming the older base where the newer revision changed the same fields. Answers
- * false when something was typed since the discard.
+ * Gives back a discarded draft after the profile moved to a newer revision (the caller checked
+ * that nothing was typed since): its changes go on top of it, naming the older base where the
+ * newer revision changed the same fields.
  */
-export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): boolean {
-	if (draft.dirty) return false;
+export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
 	const rebased = merge(dropped.saved, dropped.document, draft.head.document);
 	const clash = rebased.conflicts.length > 0 || changesSecret(dropped.saved, dropped.document);
 	draft.document = rebased.document;
@@ -219,7 +218,6 @@ export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): boolean 
 		!clash && dropped.baseRevision === dropped.savedRevision
 			? draft.head.revision
 			: dropped.baseRevision;
-	return true;
 }
 
 /**

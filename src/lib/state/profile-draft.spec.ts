@@ -74,7 +74,12 @@ function page(of: ReturnType<typeof browser>, revision = 1, document = withUrl('
 	const drafts = of.tab();
 	const draft = new ProfileDraft(snapshot(revision, document));
 	draft.follow(drafts);
-	return { draft, drafts };
+	/** Sets a Send Message setting and keeps the draft, as a pause in typing does. */
+	const type = async (key: string, value: string) => {
+		draft.setSetting('sendMessage', key, value);
+		await draft.store(drafts);
+	};
+	return { draft, drafts, type };
 }
 
 const BODY = 'genericSmsSendPostData';
@@ -207,8 +212,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://from-a.test/');
 			await vi.waitFor(() =>
 				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/')
 			);
@@ -218,8 +222,7 @@ describe('ProfileDraft', () => {
 			});
 			expect(b.draft.dirty).toBe(true);
 
-			b.draft.setSetting('sendMessage', BODY, 'to=%sms_to%');
-			await b.draft.store(b.drafts);
+			await b.type(BODY, 'to=%sms_to%');
 			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('to=%sms_to%'));
 			expect(a.draft.document).toEqual(b.draft.document);
 			expect(chrome.stored.get('p1')?.document.services.sendMessage).toEqual({
@@ -277,13 +280,11 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://mine.test/');
 			await vi.waitFor(() =>
 				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://mine.test/')
 			);
-			b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://theirs.test/');
-			await b.draft.store(b.drafts);
+			await b.type('genericSmsSendUrl', 'https://theirs.test/');
 			await vi.waitFor(() =>
 				expect(a.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://theirs.test/')
 			);
@@ -304,8 +305,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://from-a.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://from-a.test/');
 			await vi.waitFor(() => expect(b.draft.fromOtherTab).not.toBeNull());
 			await b.draft.store(b.drafts);
 			await a.draft.store(a.drafts);
@@ -317,8 +317,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://saved.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://saved.test/');
 			await vi.waitFor(() => expect(b.draft.fromOtherTab).not.toBeNull());
 			chrome.hold();
 			b.draft.setSetting('sendMessage', BODY, 'typed in b');
@@ -344,8 +343,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://dropped.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://dropped.test/');
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
 			a.draft.discard(a.drafts);
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
@@ -360,8 +358,7 @@ describe('ProfileDraft', () => {
 			async (_, betweenUrl, base) => {
 				const chrome = browser();
 				const old = page(chrome, 1);
-				old.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://kept.test/');
-				await old.draft.store(old.drafts);
+				await old.type('genericSmsSendUrl', 'https://kept.test/');
 				const between = withUrl(betweenUrl);
 				between.push = { ...between.push, gatewayUrl: 'https://x.test/' };
 				const later = new ProfileDraft(snapshot(2, between));
@@ -381,8 +378,7 @@ describe('ProfileDraft', () => {
 		it('restores nothing from a draft that was saved', async () => {
 			const chrome = browser();
 			const a = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://saved.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://saved.test/');
 			const { fetcher } = server([200, { profile: snapshot(2, withUrl('https://saved.test/')) }]);
 			await a.draft.save('', fetcher);
 			await a.draft.store(a.drafts);
@@ -405,12 +401,10 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome, 1);
 			const b = page(chrome, 2, revision2());
-			a.draft.setSetting('sendMessage', BODY, 'f');
-			await a.draft.store(a.drafts);
+			await a.type(BODY, 'f');
 			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('f'));
 			expect(b.draft.document.push.gatewayUrl).toBe('https://x.test/');
-			b.draft.setSetting('sendMessage', BODY, '');
-			await b.draft.store(b.drafts);
+			await b.type(BODY, '');
 			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
 			await settle();
 			const writes = chrome.writes.length;
@@ -433,10 +427,8 @@ describe('ProfileDraft', () => {
 				const a = page(chrome, 1);
 				const b = page(chrome, 2, newer);
 				chrome.hold();
-				a.draft.setSetting('sendMessage', BODY, 'f');
-				await a.draft.store(a.drafts);
-				b.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://g.test/');
-				await b.draft.store(b.drafts);
+				await a.type(BODY, 'f');
+				await b.type('genericSmsSendUrl', 'https://g.test/');
 				const { sent, fetcher } = server([200, { profile: snapshot(3, newer) }]);
 				await b.draft.save('', fetcher);
 				expect(sent[0]).toMatchObject({
@@ -454,8 +446,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome, 1);
 			const b = page(chrome, 2, revision2());
-			a.draft.setSetting('sendMessage', BODY, 'f');
-			await a.draft.store(a.drafts);
+			await a.type(BODY, 'f');
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
 			a.draft.discard(a.drafts);
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
@@ -468,8 +459,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://u.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://u.test/');
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
 			let answer: ((response: Response) => void) | undefined;
 			const fetcher = (() =>
@@ -497,8 +487,7 @@ describe('ProfileDraft', () => {
 		it('give back a discarded draft on top of the revision another tab moved to meanwhile', async () => {
 			const chrome = browser();
 			const a = page(chrome, 1);
-			a.draft.setSetting('sendMessage', BODY, 'typed');
-			await a.draft.store(a.drafts);
+			await a.type(BODY, 'typed');
 			// A tab opened on revision 2 takes the draft before the discard is heard of.
 			chrome.hold();
 			const b = page(chrome, 2, revision2());
@@ -520,8 +509,7 @@ describe('ProfileDraft', () => {
 			const chrome = browser();
 			const a = page(chrome);
 			const b = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://mine.test/');
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(true));
 			const conflict = { path: URL_PATH, base: 'https://a.test/', secret: false };
 			const refused = server([
@@ -567,8 +555,7 @@ describe('ProfileDraft', () => {
 			// Revision 2 may have changed the password too: masked, nobody can tell.
 			const b = page(chrome, 2, withSecret());
 			a.draft.values = { [PASSWORD]: 'typed secret' };
-			b.draft.setSetting('sendMessage', BODY, 'k');
-			await b.draft.store(b.drafts);
+			await b.type(BODY, 'k');
 			await vi.waitFor(() => expect(a.draft.savedRevision).toBe(2));
 			const { sent, fetcher } = server([200, { profile: snapshot(3, withSecret()) }]);
 			await a.draft.save('', fetcher);
@@ -602,8 +589,7 @@ describe('ProfileDraft', () => {
 		it('keep a save conflict when another tab only opens the revision it is about', async () => {
 			const chrome = browser();
 			const a = page(chrome);
-			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://mine.test/');
-			await a.draft.store(a.drafts);
+			await a.type('genericSmsSendUrl', 'https://mine.test/');
 			const conflict = { path: URL_PATH, base: 'https://a.test/', secret: false };
 			const refused = server([
 				409,

@@ -64,7 +64,7 @@ export interface OtherTabConflict {
 	theirs: ProfileDocument;
 }
 
-/** The draft's exchanges with the server and the other tabs, loaded once the page has settled. */
+/** The draft's exchanges with the server and the other tabs, loaded once the editors are there. */
 type Sync = typeof import('./draft-sync.svelte');
 let syncModule: Promise<Sync> | null = null;
 
@@ -255,7 +255,7 @@ export class ProfileDraft implements SettingsSource {
 		if (this.head.revision === dropped.savedRevision) {
 			this.document = $state.snapshot(dropped.document) as ProfileDocument;
 			this.baseRevision = dropped.baseRevision;
-		} else if (!(await sync()).giveBack(this, dropped)) return false;
+		} else (await sync()).giveBack(this, dropped);
 		await this.store(drafts);
 		return true;
 	}
