@@ -1,4 +1,5 @@
-import { fieldPathLabel, sameDocument } from '$lib/core/profile/diff';
+import { fieldPathLabel } from '$lib/core/profile/diff';
+import { sameDocument } from '$lib/core/profile/same';
 import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument } from '$lib/core/profile';
 import { isSecretKey } from '$lib/core/profile/secrets';

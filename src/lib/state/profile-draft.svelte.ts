@@ -1,4 +1,4 @@
-import { sameDocument } from '$lib/core/profile/diff';
+import { sameDocument } from '$lib/core/profile/same';
 import type { DeclaredAccountKey } from '$lib/core/catalogue';
 import type { MergeChoices, MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';

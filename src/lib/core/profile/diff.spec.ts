@@ -1,13 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-	diffDocuments,
-	documentPathLabel,
-	flattenDocument,
-	sameDocument,
-	sameJson,
-	type FieldChange
-} from './diff';
+import { diffDocuments, documentPathLabel, flattenDocument, type FieldChange } from './diff';
 import { emptyDocument, type ProfileDocument } from './schema';
 import { SECRET_MASK } from './secrets';
 
@@ -192,34 +184,6 @@ describe('diffDocuments labels', () => {
 	});
 });
 
-describe('sameJson', () => {
-	it('compares values, not key order', () => {
-		expect(sameJson({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
-		expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-		expect(sameJson({ a: [1] }, { a: { 0: 1 } })).toBe(false);
-		expect(sameJson({ a: 'x'.repeat(10) }, { a: 'x'.repeat(9) + 'y' })).toBe(false);
-		expect(sameJson(null, {})).toBe(false);
-	});
-
-	it('agrees with comparing canonical JSON', () => {
-		fc.assert(
-			fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
-				expect(sameJson(a, structuredClone(a))).toBe(true);
-				if (sameJson(a, b)) expect(canonical(a)).toBe(canonical(b));
-			})
-		);
-	});
-});
-
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value);
-}
-
 describe('documentPathLabel', () => {
 	it('names a place of a document in the same words as a change', () => {
 		const document = doc({
@@ -237,15 +201,5 @@ describe('documentPathLabel', () => {
 		expect(label(['preservedXml', 0, 'xml'])).toBe('Kept XML element <big> in provisioning');
 		expect(label(['preservedXml'])).toBe('Kept XML elements');
 		expect(label([])).toBe('The profile');
-	});
-});
-
-describe('sameDocument', () => {
-	it('sees no difference in a service left with no settings, nor in key order', () => {
-		const a = doc({ services: { sendMessage: { a: '1', b: '2' } } });
-		expect(sameDocument(a, doc({ services: { sendMessage: { b: '2', a: '1' } } }))).toBe(true);
-		expect(sameDocument(doc(), doc({ services: { sendMessage: {} } }))).toBe(true);
-		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1' } } }))).toBe(false);
-		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1', b: '3' } } }))).toBe(false);
 	});
 });

@@ -1,6 +1,7 @@
 import { elementTag, pushSettingLabel, settingLabel } from '../catalogue/labels';
 import { findService } from '../catalogue/services';
 import { credentialElementName, maskedCredential } from '../xml/account';
+import { eachField } from './same';
 import type { ProfileDocument } from './schema';
 import { isSecretKey, SECRET_MASK } from './secrets';
 
@@ -21,10 +22,6 @@ export interface FieldChange {
 	kind: 'added' | 'removed' | 'changed';
 	before?: string;
 	after?: string;
-}
-
-function show(value: unknown): string {
-	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**
@@ -100,47 +97,42 @@ export function documentPathLabel(path: readonly PropertyKey[], document?: unkno
 
 function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	const fields = new Map<string, Field>();
-	const add = (path: string, field: Field) => fields.set(path, field);
-	for (const [service, settings] of Object.entries(document.services)) {
-		for (const [key, value] of Object.entries(settings ?? {})) {
-			add(`services.${service}.${key}`, {
-				value,
-				label: settingLabel(service, key),
-				secret: false
-			});
+	eachField(document, (path, value, place) => {
+		switch (place.area) {
+			case 'services':
+				fields.set(path, { value, label: settingLabel(place.service, place.key), secret: false });
+				break;
+			case 'push':
+				fields.set(path, { value, label: pushSettingLabel(place.key), secret: false });
+				break;
+			case 'scenarios':
+				fields.set(path, {
+					value,
+					label: scenarioValueLabel(place.scenario, place.key),
+					secret: isSecretKey(place.key) && typeof place.raw === 'string'
+				});
+				break;
+			case 'rawSubstitution':
+				fields.set(path, {
+					value,
+					label: 'Raw substitution',
+					secret: false,
+					shown: document.rawSubstitution ? 'on' : 'off'
+				});
+				break;
+			case 'preservedXml': {
+				// Compared with its place, shown as the element itself.
+				const credential = credentialElementName(place.element.xml);
+				const masked = credential === null ? undefined : maskedCredential(credential, SECRET_MASK);
+				fields.set(path, {
+					value,
+					label: keptElementLabel(place.element),
+					secret: masked !== undefined,
+					shown: place.element.xml,
+					masked
+				});
+			}
 		}
-	}
-	for (const [key, value] of Object.entries(document.push)) {
-		add(`push.${key}`, { value: show(value), label: pushSettingLabel(key), secret: false });
-	}
-	for (const scenario of document.scenarios) {
-		const base = `scenarios[${JSON.stringify(scenario.name)}].values`;
-		for (const [key, value] of Object.entries(scenario.values)) {
-			const secret = isSecretKey(key) && typeof value === 'string';
-			add(`${base}.${key}`, {
-				value: show(value),
-				label: scenarioValueLabel(scenario.name, key),
-				secret
-			});
-		}
-	}
-	add('rawSubstitution', {
-		value: String(document.rawSubstitution),
-		label: 'Raw substitution',
-		secret: false,
-		shown: document.rawSubstitution ? 'on' : 'off'
-	});
-	// Compared with its place, shown as the element itself.
-	document.preservedXml.forEach((element, i) => {
-		const credential = credentialElementName(element.xml);
-		const masked = credential === null ? undefined : maskedCredential(credential, SECRET_MASK);
-		add(`preservedXml[${i}]`, {
-			value: `${element.path} #${element.index}: ${element.xml}`,
-			label: keptElementLabel(element),
-			secret: masked !== undefined,
-			shown: element.xml,
-			masked
-		});
 	});
 	return fields;
 }
@@ -175,34 +167,4 @@ export function diffDocuments(before: ProfileDocument, after: ProfileDocument): 
 		changes.push({ path, label, kind, before: visible(x), after: visible(y) });
 	}
 	return changes;
-}
-
-/**
- * True when two documents hold the same fields: a service with no settings left, or key order,
- * is no difference. Strings are compared as they are, never serialised.
- */
-export function sameDocument(a: ProfileDocument, b: ProfileDocument): boolean {
-	if (a === b) return true;
-	const x = fieldsOf(a);
-	const y = fieldsOf(b);
-	if (x.size !== y.size) return false;
-	for (const [path, field] of x) {
-		const other = y.get(path);
-		if (!other || other.value !== field.value) return false;
-	}
-	return true;
-}
-
-/** True when two JSON values are equal (objects compared key by key, in any key order). */
-export function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b) return true;
-	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-	if (Array.isArray(a) !== Array.isArray(b)) return false;
-	const keysA = Object.keys(a);
-	if (keysA.length !== Object.keys(b).length) return false;
-	return keysA.every(
-		(k) =>
-			Object.hasOwn(b, k) &&
-			sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-	);
 }

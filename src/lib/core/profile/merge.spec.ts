@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameJson } from './diff';
+import { sameJson } from './same';
 import { mergeDocuments } from './merge';
 import { emptyDocument, type ProfileDocument } from './schema';
 import { SECRET_MASK } from './secrets';

@@ -1,4 +1,5 @@
-import { fieldPathLabel, sameJson } from './diff';
+import { fieldPathLabel } from './diff';
+import { sameJson } from './same';
 import type { ProfileDocument, Scenario, ServiceSettings } from './schema';
 import { isSecretKey, maskKeptCredentials, SECRET_MASK } from './secrets';
 
