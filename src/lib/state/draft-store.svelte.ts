@@ -26,6 +26,25 @@ export interface StoredDraft {
 	head?: { revision: number; document?: ProfileDocument };
 }
 
+/**
+ * A tab's draft as its page was left, kept for that tab alone until its next page takes it: the
+ * shared draft is written asynchronously, and a page reloaded or closed at once may go before
+ * that write is done. It holds what the page knew of the shared draft, so that the next page
+ * goes on as this one would have.
+ */
+export interface TabDraft {
+	/** The page's name among the tabs writing the shared draft, and its count of writes. */
+	tab: string;
+	writes: number;
+	/** The shared draft as the page last read or wrote it, its revision, and its name. */
+	seen: string | null;
+	synced: ProfileDocument;
+	syncedRevision: number;
+	baseRevision: number;
+	document: ProfileDocument;
+	head: { revision: number; document: ProfileDocument };
+}
+
 /** Where drafts are kept, and how tabs tell each other that one changed. */
 export interface DraftStore {
 	get(id: string): Promise<StoredDraft | undefined>;
@@ -42,6 +61,13 @@ export interface DraftStore {
 	announce(id: string, writer: string): void;
 	/** Calls `changed` with the writer whenever a tab announces a change of `id`; answers how to stop. */
 	listen(id: string, changed: (writer: string) => void): () => void;
+	/**
+	 * Keeps text for this tab alone, at once (a tab draft of profile `id`, encoded by the sync
+	 * module); null forgets it. Answers false when it could not be kept.
+	 */
+	keepForTab(id: string, text: string | null): boolean;
+	/** Takes back the text {@link keepForTab} kept for profile `id` (it is forgotten), or null. */
+	takeForTab(id: string): string | null;
 }
 
 /** A stored draft with unsaved changes (a saved or discarded one has none). */
@@ -88,6 +114,47 @@ function broadcast(): BroadcastChannel | null {
 	return channel;
 }
 
+const tabKey = (id: string) => `${DATABASE}:draft:${id}`;
+
+/** The part of the Web Storage interface the tab drafts use. */
+export type TabStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/**
+ * Tab drafts kept in a tab's own storage (its session storage, in a browser): written at once as
+ * a page goes, taken by the tab's next page. `storage` is asked for at each use (a page being
+ * rendered on the server has none).
+ */
+export function tabDrafts(
+	storage: () => TabStorage
+): Pick<DraftStore, 'keepForTab' | 'takeForTab'> {
+	return {
+		keepForTab: (id, text) => {
+			try {
+				if (text === null) storage().removeItem(tabKey(id));
+				else storage().setItem(tabKey(id), text);
+				return true;
+			} catch {
+				// Full or unavailable: the shared draft's write is all there is, as without it.
+				try {
+					storage().removeItem(tabKey(id));
+				} catch {
+					// unavailable
+				}
+				return false;
+			}
+		},
+		takeForTab: (id) => {
+			try {
+				const text = storage().getItem(tabKey(id));
+				if (text !== null) storage().removeItem(tabKey(id));
+				return text;
+			} catch {
+				return null;
+			}
+		}
+	};
+}
+
 interface Announcement {
 	id: string;
 	writer: string;
@@ -119,5 +186,6 @@ export const browserDrafts: DraftStore = {
 				changed(event.data.writer);
 		};
 		return () => own.close();
-	}
+	},
+	...tabDrafts(() => sessionStorage)
 };

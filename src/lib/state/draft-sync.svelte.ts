@@ -3,7 +3,7 @@ import { sameDocument } from '$lib/core/profile/same';
 import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument } from '$lib/core/profile';
 import { isSecretKey } from '$lib/core/profile/secrets';
-import type { DraftStore, StoredDraft } from './draft-store.svelte';
+import type { DraftStore, StoredDraft, TabDraft } from './draft-store.svelte';
 import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
 
 /**
@@ -36,46 +36,69 @@ export async function exchange(
 	const sharing = draft.sharing;
 	let wrote = false;
 	let took = false;
-	await drafts.update(draft.id, (stored) => {
-		const news = stored !== undefined && seenKey(stored) !== sharing.seen;
-		// Read here, not before: what is typed while the store is opened is part of it.
-		const mine = snapshot(draft.document);
-		let next = mine;
-		if (news) {
-			next = take(draft, stored, mine, restoring);
-			took = next !== mine;
-		}
-		sharing.synced = next;
-		sharing.syncedRevision = draft.baseRevision;
-		const head = draft.head;
-		const clean = sameDocument(next, head.document);
-		const same =
-			stored !== undefined &&
-			stored.baseRevision === draft.baseRevision &&
-			headOf(stored).revision === head.revision &&
-			Boolean(stored.clean) === clean &&
-			sameDocument(stored.document, next);
-		// A clean page that never shared a draft has nothing to tell.
-		const nothingToSay = clean && !news && sharing.seen === null;
-		if (same || nothingToSay) {
-			if (stored) sharing.seen = seenKey(stored);
-			return undefined;
-		}
-		const write: StoredDraft = {
-			baseRevision: draft.baseRevision,
-			document: next,
-			writer: sharing.tab,
-			version: ++sharing.writes,
-			// A clean draft is its head: its document is not kept twice.
-			head: clean ? { revision: head.revision } : head
-		};
-		if (clean) write.clean = true;
-		sharing.seen = seenKey(write);
-		wrote = true;
-		return write;
-	});
+	let after = sharing.committed;
+	try {
+		await drafts.update(draft.id, (stored) => {
+			const outcome = write(draft, stored, restoring);
+			const { seen, synced, syncedRevision } = sharing;
+			after = { seen, synced, syncedRevision };
+			took = outcome.took;
+			wrote = outcome.write !== undefined;
+			return outcome.write;
+		});
+	} catch (error) {
+		// Nothing was written: the shared draft is as this tab last knew it.
+		Object.assign(sharing, sharing.committed);
+		throw error;
+	}
+	sharing.committed = after;
 	if (wrote) drafts.announce(draft.id, sharing.tab);
 	return took;
+}
+
+/**
+ * What {@link exchange} writes over `stored`: the draft with what another tab changed taken,
+ * unless the stored one says the same. Keeps the tab's bookkeeping.
+ */
+function write(
+	draft: ProfileDraft,
+	stored: StoredDraft | undefined,
+	restoring: boolean
+): { write: StoredDraft | undefined; took: boolean } {
+	const sharing = draft.sharing;
+	// This tab's own writes are never news, even one it did not hear back from.
+	const news =
+		stored !== undefined && seenKey(stored) !== sharing.seen && stored.writer !== sharing.tab;
+	// Read here, not before: what is typed while the store is opened is part of it.
+	const mine = snapshot(draft.document);
+	const next = news ? take(draft, stored, mine, restoring) : mine;
+	sharing.synced = next;
+	sharing.syncedRevision = draft.baseRevision;
+	const head = draft.head;
+	const clean = sameDocument(next, head.document);
+	const same =
+		stored !== undefined &&
+		stored.baseRevision === draft.baseRevision &&
+		headOf(stored).revision === head.revision &&
+		Boolean(stored.clean) === clean &&
+		sameDocument(stored.document, next);
+	// A clean page that never shared a draft has nothing to tell.
+	const nothingToSay = clean && !news && sharing.seen === null;
+	if (same || nothingToSay) {
+		if (stored) sharing.seen = seenKey(stored);
+		return { write: undefined, took: next !== mine };
+	}
+	const write: StoredDraft = {
+		baseRevision: draft.baseRevision,
+		document: next,
+		writer: sharing.tab,
+		version: ++sharing.writes,
+		// A clean draft is its head: its document is not kept twice.
+		head: clean ? { revision: head.revision } : head
+	};
+	if (clean) write.clean = true;
+	sharing.seen = seenKey(write);
+	return { write, took: next !== mine };
 }
 
 /**
@@ -219,6 +242,110 @@ export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
 		!clash && dropped.baseRevision === dropped.savedRevision
 			? draft.head.revision
 			: dropped.baseRevision;
+}
+
+/**
+ * A tab draft as text: documents that are the same are written once (a draft with a megabyte
+ * body is usually its head with a few characters more, and its synced copy is one of the two).
+ */
+export function encodeTabDraft(kept: TabDraft): string {
+	const texts: string[] = [];
+	const ref = (document: ProfileDocument) => {
+		const text = JSON.stringify(document);
+		const at = texts.indexOf(text);
+		return at >= 0 ? at : texts.push(text) - 1;
+	};
+	const { document, synced, head } = kept;
+	return JSON.stringify({
+		...kept,
+		document: ref(document),
+		synced: ref(synced),
+		head: { revision: head.revision, document: ref(head.document) },
+		documents: texts.map((text) => JSON.parse(text))
+	});
+}
+
+function decodeTabDraft(text: string): TabDraft | undefined {
+	const kept = JSON.parse(text);
+	const documents: ProfileDocument[] = kept?.documents;
+	const known = (at: unknown) => typeof at === 'number' && documents[at] !== undefined;
+	// Kept by another release of the app, or changed by hand: not taken.
+	if (!Array.isArray(documents) || typeof kept.tab !== 'string') return undefined;
+	if (![kept.document, kept.synced, kept.head?.document].every(known)) return undefined;
+	return {
+		tab: kept.tab,
+		writes: kept.writes,
+		seen: kept.seen,
+		synced: documents[kept.synced],
+		syncedRevision: kept.syncedRevision,
+		baseRevision: kept.baseRevision,
+		document: documents[kept.document],
+		head: { revision: kept.head.revision, document: documents[kept.head.document] }
+	};
+}
+
+/**
+ * Keeps the draft for this tab's next page, at once, as the page goes: unless the shared draft
+ * already holds it (as this page last read or wrote it). What the page knew of the shared draft
+ * goes with it, so that the next page goes on as this one would have.
+ */
+export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
+	const { committed, tab, writes } = draft.sharing;
+	const stored =
+		committed.syncedRevision === draft.baseRevision &&
+		sameDocument(draft.document, committed.synced);
+	if (stored) {
+		drafts.keepForTab(draft.id, null);
+		return;
+	}
+	const kept: TabDraft = {
+		tab,
+		writes,
+		seen: committed.seen,
+		synced: committed.synced,
+		syncedRevision: committed.syncedRevision,
+		baseRevision: draft.baseRevision,
+		document: snapshot(draft.document),
+		head: draft.head
+	};
+	drafts.keepForTab(draft.id, encodeTabDraft(kept));
+}
+
+/**
+ * Takes back what this tab's last page kept as it went (`text`, see {@link keepForTab}). On the
+ * revision this page loaded, and with nothing typed yet, the page goes on as that one: under its
+ * name, from what it knew of the shared draft. On a newer revision (saved elsewhere meanwhile) its
+ * changes go on top of it, as a discarded draft's do; over something typed meanwhile, they are
+ * merged with it (what was typed wins a field both changed). Answers whether it took anything.
+ */
+export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
+	let kept: TabDraft | undefined;
+	try {
+		kept = decodeTabDraft(text);
+	} catch {
+		return false;
+	}
+	if (!kept || kept.head.revision > draft.head.revision) return false;
+	const dropped: DiscardedDraft = {
+		baseRevision: kept.baseRevision,
+		document: kept.document,
+		savedRevision: kept.head.revision,
+		saved: kept.head.document
+	};
+	if (draft.dirty) {
+		draft.document = merge(kept.head.document, snapshot(draft.document), kept.document).document;
+		return true;
+	}
+	if (kept.head.revision < draft.head.revision) {
+		giveBack(draft, dropped);
+		return true;
+	}
+	draft.document = kept.document;
+	draft.baseRevision = kept.baseRevision;
+	const { tab, writes, seen, synced, syncedRevision } = kept;
+	Object.assign(draft.sharing, { tab, writes, seen, synced, syncedRevision });
+	draft.sharing.committed = { seen, synced, syncedRevision };
+	return true;
 }
 
 /**

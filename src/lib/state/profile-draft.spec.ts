@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { emptyDocument, SECRET_MASK, type ProfileDocument } from '$lib/core/profile';
-import type { DraftStore, StoredDraft } from './draft-store.svelte';
+import {
+	tabDrafts,
+	type DraftStore,
+	type StoredDraft,
+	type TabStorage
+} from './draft-store.svelte';
 import { ProfileDraft, type ProfileSnapshot } from './profile-draft.svelte';
 
 const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
@@ -24,10 +29,28 @@ function server(...answers: [number, unknown][]) {
 	return { sent, fetcher };
 }
 
+/** A tab's session storage in memory; `room` bounds the characters it holds. */
+function sessionOf(room = Infinity): TabStorage & { items: Map<string, string> } {
+	const items = new Map<string, string>();
+	return {
+		items,
+		getItem: (key) => items.get(key) ?? null,
+		setItem: (key, value) => {
+			if (value.length > room) throw new DOMException('full', 'QuotaExceededError');
+			items.set(key, value);
+		},
+		removeItem: (key) => void items.delete(key)
+	};
+}
+
 /**
- * One browser's drafts in memory, shared by its tabs: `tab()` answers a tab's view of them. What
- * a tab announces reaches the others a moment later, as a `BroadcastChannel` message does, unless
- * the announcements are held (to let two tabs write before either hears of the other).
+ * One browser's drafts in memory, shared by its tabs: `tab()` answers a tab's view of them
+ * (`session`: the tab's own storage, which a reload keeps). What a tab announces reaches the
+ * others a moment later, as a `BroadcastChannel` message does, unless the announcements are held
+ * (to let two tabs write before either hears of the other). `lose('never')` makes the writes
+ * that follow never land, as when a page goes while its write is on its way; `lose('unheard')`
+ * lands them but never says so, as when the page goes just after; `lose('abort')` reads and then
+ * fails them, as a storage that is full does.
  */
 function browser() {
 	const stored = new Map<string, StoredDraft>();
@@ -35,14 +58,18 @@ function browser() {
 	const held: (() => void)[] = [];
 	let holding = false;
 	const writes: StoredDraft[] = [];
-	const tab = (): DraftStore => ({
+	let losing: 'never' | 'unheard' | 'abort' | false = false;
+	const tab = (session: TabStorage = sessionOf()): DraftStore => ({
 		get: async (id) => structuredClone(stored.get(id)),
 		update: async (id, change) => {
+			if (losing === 'never') return new Promise<void>(() => {});
 			const next = change(structuredClone(stored.get(id)));
+			if (losing === 'abort') throw new DOMException('full', 'QuotaExceededError');
 			if (next) {
 				stored.set(id, structuredClone(next));
 				writes.push(structuredClone(next));
 			} else if (next === null) stored.delete(id);
+			if (losing === 'unheard') return new Promise<void>(() => {});
 		},
 		announce: (id, writer) => {
 			const deliver = () => {
@@ -55,12 +82,14 @@ function browser() {
 			const listener = { id, changed };
 			listeners.add(listener);
 			return () => listeners.delete(listener);
-		}
+		},
+		...tabDrafts(() => session)
 	});
 	return {
 		stored,
 		writes,
 		tab,
+		lose: (how: typeof losing) => (losing = how),
 		hold: () => (holding = true),
 		release: () => {
 			holding = false;
@@ -69,9 +98,17 @@ function browser() {
 	};
 }
 
-/** A profile's page in a tab of `of`: its draft, following the other tabs. */
-function page(of: ReturnType<typeof browser>, revision = 1, document = withUrl('https://a.test/')) {
-	const drafts = of.tab();
+/**
+ * A profile's page in a tab of `of`: its draft, following the other tabs. Pages given the same
+ * `session` are pages of the same tab, one after the other.
+ */
+function page(
+	of: ReturnType<typeof browser>,
+	revision = 1,
+	document = withUrl('https://a.test/'),
+	session = sessionOf()
+) {
+	const drafts = of.tab(session);
 	const draft = new ProfileDraft(snapshot(revision, document));
 	draft.follow(drafts);
 	/** Sets a Send Message setting and keeps the draft, as a pause in typing does. */
@@ -83,6 +120,9 @@ function page(of: ReturnType<typeof browser>, revision = 1, document = withUrl('
 }
 
 const BODY = 'genericSmsSendPostData';
+
+/** Lets what a page started as it went reach the store (where it is lost), as the page goes. */
+const gone = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('ProfileDraft', () => {
 	it('is not dirty after writing the value a setting already has, or an empty one', () => {
@@ -604,6 +644,189 @@ describe('ProfileDraft', () => {
 			expect(a.draft.conflict).not.toBeNull();
 			expect(a.draft.choices).toEqual({ [URL_PATH]: 'mine' });
 			expect(a.draft.baseRevision).toBe(1);
+		});
+	});
+
+	describe('kept for the tab as its page goes', () => {
+		const CONTENT_TYPE = 'genericSmsSendContentType';
+
+		/**
+		 * Sets Send Message settings in `tab`'s page and leaves the page before anything it writes
+		 * lands: what it typed is kept for the tab only.
+		 */
+		async function typeAndLeave(
+			chrome: ReturnType<typeof browser>,
+			tab: ReturnType<typeof page>,
+			settings: Record<string, string>
+		) {
+			chrome.lose('never');
+			for (const [key, value] of Object.entries(settings)) {
+				tab.draft.setSetting('sendMessage', key, value);
+			}
+			tab.draft.leave(tab.drafts);
+			await gone();
+			chrome.lose(false);
+		}
+
+		it('gives the next page what was typed when the shared draft’s write did not land', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await before.type('genericSmsSendUrl', 'https://shared.test/');
+			await typeAndLeave(chrome, before, { [BODY]: 'typed just before the reload' });
+			expect(chrome.stored.get('p1')?.document.services.sendMessage?.[BODY]).toBeUndefined();
+
+			const after = page(chrome, 1, withUrl('https://a.test/'), tab);
+			expect(await after.draft.restoreStored(after.drafts)).toBe(true);
+			expect(after.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://shared.test/',
+				[BODY]: 'typed just before the reload'
+			});
+			expect(after.draft.restored).toBe(true);
+			expect(after.draft.otherTabConflict).toBeNull();
+			// Taken once, and shared now.
+			expect(tab.items.size).toBe(0);
+			expect(chrome.stored.get('p1')?.document).toEqual(after.draft.document);
+		});
+
+		it('goes on under the page’s name: its own write that landed unheard is not another tab’s', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await before.type('genericSmsSendUrl', 'https://shared.test/');
+			// A write lands, but the page goes before it hears so; what it typed next is not written.
+			chrome.lose('unheard');
+			before.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://shared.test/more');
+			void before.draft.store(before.drafts);
+			await vi.waitFor(() => expect(chrome.writes).toHaveLength(2));
+			await typeAndLeave(chrome, before, { genericSmsSendUrl: 'https://shared.test/most' });
+			expect(chrome.stored.get('p1')?.document.services.sendMessage?.genericSmsSendUrl).toBe(
+				'https://shared.test/more'
+			);
+
+			const after = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await after.draft.restoreStored(after.drafts);
+			expect(after.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe(
+				'https://shared.test/most'
+			);
+			expect(after.draft.otherTabConflict).toBeNull();
+			expect(chrome.stored.get('p1')?.document).toEqual(after.draft.document);
+		});
+
+		it('takes what another tab wrote since, and keeps what the page kept', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await before.type('genericSmsSendUrl', 'https://shared.test/');
+			const other = page(chrome);
+			await other.draft.restoreStored(other.drafts);
+			await typeAndLeave(chrome, before, { [BODY]: 'kept by the tab' });
+			await other.type(CONTENT_TYPE, 'text/plain');
+
+			const after = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await after.draft.restoreStored(after.drafts);
+			expect(after.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://shared.test/',
+				[BODY]: 'kept by the tab',
+				[CONTENT_TYPE]: 'text/plain'
+			});
+			expect(after.draft.otherTabConflict).toBeNull();
+			await vi.waitFor(() =>
+				expect(other.draft.settingsOf('sendMessage')[BODY]).toBe('kept by the tab')
+			);
+		});
+
+		it('goes on top of a revision saved since', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await typeAndLeave(chrome, before, { [BODY]: 'kept by the tab' });
+
+			const after = page(chrome, 2, withUrl('https://saved.test/'), tab);
+			await after.draft.restoreStored(after.drafts);
+			expect(after.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://saved.test/',
+				[BODY]: 'kept by the tab'
+			});
+			expect(after.draft.baseRevision).toBe(2);
+		});
+
+		it('merges what the page kept with what was typed in the next page before it was taken', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await before.type('genericSmsSendUrl', 'https://shared.test/');
+			await typeAndLeave(chrome, before, {
+				[BODY]: 'kept by the tab',
+				genericSmsSendUrl: 'https://kept.test/'
+			});
+
+			const after = page(chrome, 1, withUrl('https://a.test/'), tab);
+			after.draft.setSetting('sendMessage', CONTENT_TYPE, 'text/plain');
+			after.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://typed.test/');
+			await after.draft.restoreStored(after.drafts);
+			expect(after.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://typed.test/',
+				[BODY]: 'kept by the tab',
+				[CONTENT_TYPE]: 'text/plain'
+			});
+		});
+
+		it('keeps nothing when the shared draft holds the page’s draft, or when the tab’s storage is full', async () => {
+			const chrome = browser();
+			const tab = sessionOf(1000);
+			const first = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await first.type('genericSmsSendUrl', 'https://shared.test/');
+			first.draft.leave(first.drafts);
+			expect(tab.items.size).toBe(0);
+
+			const second = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await second.draft.restoreStored(second.drafts);
+			second.draft.setSetting('sendMessage', BODY, 'x'.repeat(2000));
+			second.draft.leave(second.drafts);
+			expect(tab.items.size).toBe(0);
+			// The shared draft is written as before.
+			await vi.waitFor(() =>
+				expect(chrome.stored.get('p1')?.document.services.sendMessage?.[BODY]).toBe(
+					'x'.repeat(2000)
+				)
+			);
+		});
+
+		it('writes a big document once when the draft, its head and its synced copy share it', () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const body = 'b'.repeat(100_000);
+			const before = page(
+				chrome,
+				1,
+				{ ...withUrl('https://a.test/'), services: { sendMessage: { [BODY]: body } } },
+				tab
+			);
+			before.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://typed.test/');
+			chrome.lose('never');
+			before.draft.leave(before.drafts);
+			const [text] = [...tab.items.values()];
+			expect(text.length).toBeGreaterThan(2 * body.length);
+			expect(text.length).toBeLessThan(2 * body.length + 2000);
+		});
+
+		it('does not take back another tab’s older draft after a write of its own failed', async () => {
+			const chrome = browser();
+			const mine = page(chrome);
+			await mine.type('genericSmsSendUrl', 'https://shared.test/');
+			const other = page(chrome);
+			await other.draft.restoreStored(other.drafts);
+			chrome.lose('abort');
+			mine.draft.setSetting('sendMessage', BODY, 'typed while the storage was full');
+			await expect(mine.draft.store(mine.drafts)).rejects.toThrow();
+			chrome.lose(false);
+
+			await other.type(CONTENT_TYPE, 'text/plain');
+			await vi.waitFor(() =>
+				expect(mine.draft.settingsOf('sendMessage')[CONTENT_TYPE]).toBe('text/plain')
+			);
+			expect(mine.draft.settingsOf('sendMessage')[BODY]).toBe('typed while the storage was full');
 		});
 	});
 

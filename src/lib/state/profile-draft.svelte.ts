@@ -67,16 +67,21 @@ export interface OtherTabConflict {
 /** The draft's exchanges with the server and the other tabs, loaded once the editors are there. */
 type Sync = typeof import('./draft-sync.svelte');
 let syncModule: Promise<Sync> | null = null;
+/** The module once it is there: a page going uses it at once, or not at all. */
+let loadedSync: Sync | null = null;
 
 function sync(): Promise<Sync> {
-	syncModule ??= import('./draft-sync.svelte');
+	syncModule ??= import('./draft-sync.svelte').then((module) => (loadedSync = module));
 	return syncModule;
 }
 
 /** What the draft shares with the other tabs of this browser: the sync module's bookkeeping. */
 export interface Sharing {
-	/** This page's name among the tabs writing the shared draft, and its count of writes. */
-	readonly tab: string;
+	/**
+	 * This page's name among the tabs writing the shared draft, and its count of writes. A page
+	 * that takes back the draft its tab's last page kept goes on under that page's name.
+	 */
+	tab: string;
 	writes: number;
 	/** The shared draft as this tab last read or wrote it: what another tab's changes are from. */
 	synced: ProfileDocument;
@@ -84,6 +89,8 @@ export interface Sharing {
 	syncedRevision: number;
 	/** The stored draft this tab last read or wrote (`writer#version`). */
 	seen: string | null;
+	/** `seen`, `synced` and `syncedRevision` as of the last write or read that is stored. */
+	committed: { seen: string | null; synced: ProfileDocument; syncedRevision: number };
 }
 
 /**
@@ -142,7 +149,8 @@ export class ProfileDraft implements SettingsSource {
 			writes: 0,
 			synced: this.head.document,
 			syncedRevision: profile.revision,
-			seen: null
+			seen: null,
+			committed: { seen: null, synced: this.head.document, syncedRevision: profile.revision }
 		};
 	}
 
@@ -172,22 +180,40 @@ export class ProfileDraft implements SettingsSource {
 
 	/**
 	 * Takes back the draft kept in the browser, if there is one: on a clean page, as it was; over
-	 * something typed meanwhile, merged with it field by field. A draft that cannot be read is
+	 * something typed meanwhile, merged with it field by field. The draft this tab's last page
+	 * kept as it went comes first: this page goes on from it. A draft that cannot be read is
 	 * dropped.
 	 */
 	async restoreStored(drafts: DraftStore): Promise<boolean> {
 		const clean = !this.dirty;
+		// Taken at once: a tab's kept draft is for one page.
+		const kept = drafts.takeForTab(this.id);
 		try {
-			// A page with no draft kept, or only a saved one no newer than its own, loads nothing.
+			// A page with no draft kept, or only a saved one no newer than its own, loads nothing
+			// (not even the code that would read one).
 			const stored = await drafts.get(this.id);
-			if (!stored || (stored.clean && stored.baseRevision <= this.head.revision)) return false;
-			const took = await (await sync()).exchange(this, drafts, true);
+			const nothing = !stored || (stored.clean && stored.baseRevision <= this.head.revision);
+			if (nothing && kept === null) return false;
+			const module = await sync();
+			const resumed = kept !== null && module.resumeFromTab(this, kept);
+			const took = (await module.exchange(this, drafts, true)) || resumed;
 			if (took && clean) this.restored = true;
 			return took;
 		} catch {
 			await drafts.update(this.id, () => null).catch(() => {});
 			return false;
 		}
+	}
+
+	/**
+	 * What the page does as it goes (a reload, a closed tab, another address): keeps the draft at
+	 * once for this tab's next page unless the shared draft already holds it, then shares it. A
+	 * page that goes before the sync module is there (moments after it started) keeps nothing
+	 * for the tab: its draft is kept only if the write lands.
+	 */
+	leave(drafts: DraftStore): void {
+		loadedSync?.keepForTab(this, drafts);
+		void this.store(drafts).catch(() => {});
 	}
 
 	/**
