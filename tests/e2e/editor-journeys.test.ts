@@ -79,6 +79,15 @@ test.describe('editor journeys', () => {
 		await page.reload();
 		await expect(scenario.locator('option')).toHaveCount(5);
 		await expectAccessible(page);
+
+		// A blank scenario alone (no values of its own) is a change to save too.
+		await page.getByLabel('New scenario from').selectOption({ label: 'Blank (catalogue samples)' });
+		await page.getByRole('button', { name: 'Add scenario' }).click();
+		await expect(page.getByText('Unsaved changes')).toBeVisible();
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 3', { exact: true })).toBeVisible();
+		await page.reload();
+		await expect(scenario.locator('option')).toHaveCount(6);
 	});
 
 	test('save, reload, compare and restore an older revision from the editor', async ({ page }) => {

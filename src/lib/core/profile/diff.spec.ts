@@ -33,6 +33,7 @@ describe('flattenDocument', () => {
 			'push.gatewayUrl': '',
 			'push.appId': '',
 			'push.target': 'unknown',
+			'scenarios["Text \\"1\\""]': '',
 			'scenarios["Text \\"1\\""].values.sms_to': '["+1","+2"]',
 			'scenarios["Text \\"1\\""].values.interestedParties': '[{"username":"u","device":"d"}]',
 			rawSubstitution: 'off',
@@ -165,6 +166,7 @@ describe('diffDocuments labels', () => {
 			'preservedXml[1]': 'Kept XML in provisioning',
 			'push.gatewayUrl': 'Push gateway URL',
 			rawSubstitution: 'Raw substitution',
+			'scenarios["Two recipients"]': 'Scenario “Two recipients”',
 			'scenarios["Two recipients"].values.sms_to': 'Scenario “Two recipients” · %sms_to%',
 			'services.mediaRefSend.genericMediaRefSendMethod': 'Media Reference Send · Method',
 			'services.sendMessage.genericSmsPostData':

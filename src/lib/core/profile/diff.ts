@@ -105,6 +105,9 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 			case 'push':
 				fields.set(path, { value, label: pushSettingLabel(place.key), secret: false });
 				break;
+			case 'scenario':
+				fields.set(path, { value, label: `Scenario “${place.scenario}”`, secret: false });
+				break;
 			case 'scenarios':
 				fields.set(path, {
 					value,

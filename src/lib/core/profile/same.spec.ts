@@ -44,6 +44,16 @@ describe('sameDocument', () => {
 		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1' } } }))).toBe(false);
 		expect(sameDocument(a, doc({ services: { sendMessage: { a: '1', b: '3' } } }))).toBe(false);
 	});
+
+	it('sees a scenario with no values, and the scenarios’ order', () => {
+		const one = { name: 'One', values: {} };
+		const two = { name: 'Two', values: { sms_to: '+1' } };
+		expect(sameDocument(doc(), doc({ scenarios: [one] }))).toBe(false);
+		expect(sameDocument(doc({ scenarios: [one, two] }), doc({ scenarios: [two, one] }))).toBe(
+			false
+		);
+		expect(sameDocument(doc({ scenarios: [one, two] }), doc({ scenarios: [one, two] }))).toBe(true);
+	});
 });
 
 describe('sameDocument beside the diff', () => {
@@ -72,12 +82,13 @@ describe('sameDocument beside the diff', () => {
 		)
 	});
 
-	it('finds two documents the same exactly when the diff lists no change', () => {
+	it('finds two documents the same exactly when the diff lists no change and the order is the same', () => {
 		fc.assert(
 			fc.property(document, document, (x, y) => {
 				const a = doc(x as Partial<ProfileDocument>);
 				const b = doc(y as Partial<ProfileDocument>);
-				expect(sameDocument(a, b)).toBe(diffDocuments(a, b).length === 0);
+				const order = (d: ProfileDocument) => JSON.stringify(d.scenarios.map((s) => s.name));
+				expect(sameDocument(a, b)).toBe(diffDocuments(a, b).length === 0 && order(a) === order(b));
 				expect(sameDocument(a, structuredClone(a))).toBe(true);
 			}),
 			{ numRuns: 500 }

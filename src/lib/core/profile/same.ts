@@ -14,15 +14,18 @@ function show(value: unknown): string {
 export type FieldPlace =
 	| { area: 'services'; service: string; key: string }
 	| { area: 'push'; key: string }
+	| { area: 'scenario'; scenario: string }
 	| { area: 'scenarios'; scenario: string; key: string; raw: unknown }
 	| { area: 'rawSubstitution' }
 	| { area: 'preservedXml'; element: ProfileDocument['preservedXml'][number] };
 
 /**
  * Visits every field of a document with its path (`services.sendMessage.genericSmsSendUrl`,
- * `scenarios["Text message"].values.sms_to`, `push.appId`, `rawSubstitution`, `preservedXml[0]`)
- * and its value as compared: the one definition of a field's path, for the diff, the merge's
- * labels and the unsaved-changes check. A later scenario of the same name visits the same paths.
+ * `scenarios["Text message"]`, `scenarios["Text message"].values.sms_to`, `push.appId`,
+ * `rawSubstitution`, `preservedXml[0]`) and its value as compared: the one definition of a
+ * field's path, for the diff and the unsaved-changes check. A scenario is a field of its own
+ * (with no value: it is there or not), so that one with no values is a change too. A later
+ * scenario of the same name visits the same paths.
  */
 export function eachField(
 	document: ProfileDocument,
@@ -37,7 +40,9 @@ export function eachField(
 		visit(`push.${key}`, show(value), { area: 'push', key });
 	}
 	for (const scenario of document.scenarios) {
-		const base = `scenarios[${JSON.stringify(scenario.name)}].values`;
+		const path = `scenarios[${JSON.stringify(scenario.name)}]`;
+		visit(path, '', { area: 'scenario', scenario: scenario.name });
+		const base = `${path}.values`;
 		for (const [key, value] of Object.entries(scenario.values)) {
 			visit(`${base}.${key}`, show(value), {
 				area: 'scenarios',
@@ -64,11 +69,15 @@ export function fieldValues(document: ProfileDocument): Map<string, string> {
 }
 
 /**
- * True when two documents hold the same fields: a service with no settings left, or key order,
- * is no difference. Strings are compared as they are, never serialised.
+ * True when two documents hold the same fields, their scenarios in the same order: a service
+ * with no settings left, or key order, is no difference. Strings are compared as they are, never
+ * serialised.
  */
 export function sameDocument(a: ProfileDocument, b: ProfileDocument): boolean {
 	if (a === b) return true;
+	// The scenarios' order is the order the scenario bar shows and a save keeps.
+	if (a.scenarios.length !== b.scenarios.length) return false;
+	if (a.scenarios.some((scenario, i) => scenario.name !== b.scenarios[i].name)) return false;
 	const x = fieldValues(a);
 	const y = fieldValues(b);
 	if (x.size !== y.size) return false;
