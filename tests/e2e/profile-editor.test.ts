@@ -76,6 +76,19 @@ test.describe('profile editor', () => {
 
 		await page.reload();
 		await expect(url).toHaveText('https://sms.example.com/send?to=%sms_to%&x=1');
+
+		// Ctrl+S with nothing unsaved sends nothing: the next save is the only one.
+		const saves: string[] = [];
+		page.on('request', (r) => r.method() === 'PUT' && saves.push(r.url()));
+		await url.click();
+		await page.keyboard.press('Control+s');
+		await page.keyboard.press('End');
+		await page.keyboard.type('&y=2');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+s');
+		await expect(page.getByText('revision 5')).toBeVisible();
+		await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+		expect(saves).toHaveLength(1);
 	});
 
 	test('a reload keeps what was typed even when the browser’s draft store did not take it', async ({
@@ -134,12 +147,25 @@ test.describe('profile editor', () => {
 		await expect(bodyIn(page)).toHaveText('to=%sms_to%');
 		await expect(noteIn(page)).toContainText('Send Message · Post data');
 
-		// Typed in the first tab meanwhile: the second takes it, and keeps its own body.
+		// Typed in the first tab meanwhile: the second takes it, and keeps its own body. Its note
+		// does not cover the body being typed in, low on the screen.
+		const caretIn = (p: Page) =>
+			p.evaluate(() => getSelection()!.getRangeAt(0).getBoundingClientRect().toJSON() as DOMRect);
+		const low = await caretIn(other);
+		const viewport = other.viewportSize()!;
+		await other.evaluate((by) => window.scrollBy(0, by), low.bottom - viewport.height * 0.95);
 		await urlIn(page).click();
 		await page.keyboard.press('End');
 		await page.keyboard.type('?x=1');
 		await expect(urlIn(other)).toHaveText('https://sms.example.com/send?x=1');
 		await expect(noteIn(other)).toContainText('Send Message · URL');
+		const caret = await caretIn(other);
+		expect(caret.bottom).toBeGreaterThan(viewport.height / 2);
+		const note = (await other
+			.getByText('Took changes made in another tab')
+			.locator('..')
+			.boundingBox())!;
+		expect(caret.bottom <= note.y || caret.top >= note.y + note.height).toBe(true);
 		await expect(bodyIn(other)).toHaveText('to=%sms_to%');
 		await expect(other.getByText('Unsaved changes')).toBeVisible();
 

@@ -137,6 +137,11 @@ function changesSecret(from: ProfileDocument, mine: ProfileDocument): boolean {
 	);
 }
 
+/** The fields (as the merge names them) `changed` holds differently from `from`. */
+function changedFields(from: ProfileDocument, changed: ProfileDocument): Set<string> {
+	return new Set(merge(from, changed, from).fromMine);
+}
+
 /**
  * Merges another tab's draft into this one: takes the fields only the other tab changed since
  * this one last read the shared draft, and keeps this tab's value where both did. Tabs on
@@ -163,11 +168,13 @@ function take(
 		// had (shared or not) kept on top.
 		const from = draft.head;
 		const rebased = merge(from.document, mine, theirHead.document);
+		// Changes of this tab's own on top of the old revision are on top of the new one now,
+		// unless it changed some of them too, or a secret (masked, it cannot be compared): then
+		// the older base stays, and the save asks about those. What this tab took from the
+		// shared draft is the other tab's, whose own base says where it stands.
+		const own = changedFields(base, mine);
+		const clash = rebased.conflicts.some((c) => own.has(c.path)) || changesSecret(base, mine);
 		base = merge(from.document, base, theirHead.document).document;
-		// Changes on top of the old revision are on top of the new one now, unless it changed
-		// some of them too, or a secret (masked, it cannot be compared): then the older base
-		// stays, and the save asks about those.
-		const clash = rebased.conflicts.length > 0 || changesSecret(from.document, mine);
 		if (!clash && ownBase === from.revision) ownBase = theirHead.revision;
 		mine = rebased.document;
 		draft.head = { revision: theirHead.revision, document: theirHead.document };
@@ -178,10 +185,12 @@ function take(
 			draft.choices = {};
 		}
 	} else if (theirHead.document && theirHead.revision < draft.head.revision) {
-		// The other tab is behind: its changes are taken on top of this tab's revision.
+		// The other tab is behind: its changes are taken on top of this tab's revision. What it
+		// holds as this tab last shared it is this tab's, not a change of its own.
 		const rebased = merge(theirHead.document, theirs, draft.head.document);
+		const own = changedFields(base, theirs);
+		const clash = rebased.conflicts.some((c) => own.has(c.path)) || changesSecret(base, theirs);
 		theirs = rebased.document;
-		const clash = rebased.conflicts.length > 0 || changesSecret(theirHead.document, theirs);
 		if (!clash && theirBase === theirHead.revision) theirBase = draft.head.revision;
 	}
 	const result = merge(base, mine, theirs);
@@ -230,18 +239,21 @@ export function undoOtherTab(draft: ProfileDraft): void {
 }
 
 /**
- * Gives back a discarded draft after the profile moved to a newer revision (the caller checked
- * that nothing was typed since): its changes go on top of it, naming the older base where the
- * newer revision changed the same fields.
+ * Gives back a discarded draft after the profile moved to a newer revision, or another tab's
+ * changes came in (the caller checked that nothing was typed since): its changes go on top of
+ * the draft, naming the older base where the newer revision or the other tab changed the same
+ * fields.
  */
 export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
-	const rebased = merge(dropped.saved, dropped.document, draft.head.document);
+	const rebased = merge(dropped.saved, dropped.document, snapshot(draft.document));
 	const clash = rebased.conflicts.length > 0 || changesSecret(dropped.saved, dropped.document);
 	draft.document = rebased.document;
-	draft.baseRevision =
+	const base =
 		!clash && dropped.baseRevision === dropped.savedRevision
 			? draft.head.revision
 			: dropped.baseRevision;
+	// What came from another tab keeps the base it was taken with, when that one is older.
+	draft.baseRevision = Math.min(base, draft.baseRevision);
 }
 
 /**

@@ -524,6 +524,70 @@ describe('ProfileDraft', () => {
 			expect(a.draft.settingsOf('sendMessage')).toEqual({ genericSmsSendUrl: 'https://u.test/' });
 		});
 
+		it('move to a revision saved while the same field was typed on, without a conflict of their own', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			a.draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://a.test/x');
+			let answer: ((response: Response) => void) | undefined;
+			const fetcher = (() =>
+				new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+			const saving = a.draft.save('', fetcher);
+			await vi.waitFor(() => expect(answer).toBeDefined());
+			// Typed on while the save is on its way, and shared (a pause in typing): the other tab
+			// takes it on revision 1.
+			await a.type('genericSmsSendUrl', 'https://a.test/x/typed-during-save');
+			await vi.waitFor(() =>
+				expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe(
+					'https://a.test/x/typed-during-save'
+				)
+			);
+			answer!(
+				new Response(JSON.stringify({ profile: snapshot(2, withUrl('https://a.test/x')) }), {
+					status: 200
+				})
+			);
+			expect(await saving).toBe(true);
+			await a.draft.store(a.drafts);
+			await vi.waitFor(() => expect(b.draft.savedRevision).toBe(2));
+			await settle();
+			// What the other tab took from this one is no change of its own against revision 2.
+			for (const tab of [a, b]) {
+				expect(tab.draft.baseRevision).toBe(2);
+				expect(tab.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe(
+					'https://a.test/x/typed-during-save'
+				);
+			}
+			expect(chrome.stored.get('p1')?.baseRevision).toBe(2);
+		});
+
+		it('give back a discarded draft on top of what another tab typed since the discard', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			await a.type('genericSmsSendUrl', 'https://dropped.test/');
+			await a.type(BODY, 'dropped body');
+			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('dropped body'));
+			const dropped = a.draft.discard(a.drafts);
+			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
+			await b.type('genericSmsSendContentType', 'text/plain');
+			await vi.waitFor(() => expect(a.draft.dirty).toBe(true));
+			expect(a.draft.onlyTaken).toBe(true);
+
+			expect(await a.draft.undoDiscard(dropped, a.drafts)).toBe(true);
+			const all = {
+				genericSmsSendUrl: 'https://dropped.test/',
+				[BODY]: 'dropped body',
+				genericSmsSendContentType: 'text/plain'
+			};
+			expect(a.draft.settingsOf('sendMessage')).toEqual(all);
+			expect(a.draft.baseRevision).toBe(1);
+			await vi.waitFor(() => expect(b.draft.settingsOf('sendMessage')).toEqual(all));
+			// Typed here, it is an edit: no undo over it.
+			a.draft.setSetting('sendMessage', BODY, 'typed');
+			expect(a.draft.onlyTaken).toBe(false);
+		});
+
 		it('give back a discarded draft on top of the revision another tab moved to meanwhile', async () => {
 			const chrome = browser();
 			const a = page(chrome, 1);

@@ -271,14 +271,22 @@ export class ProfileDraft implements SettingsSource {
 	}
 
 	/**
+	 * True when the draft's changes are all what the last exchange took from another tab: nothing
+	 * was typed here since.
+	 */
+	get onlyTaken(): boolean {
+		return this.fromOtherTab !== null && sameDocument(this.document, this.fromOtherTab.after);
+	}
+
+	/**
 	 * Gives back a draft {@link discard} dropped, exactly as it was (and keeps it in the browser
 	 * again), unless something was typed since. When the profile moved to a newer revision
-	 * meanwhile (a restore, or another tab), the dropped changes go on top of it. Returns whether
-	 * it did.
+	 * meanwhile (a restore, or another tab), or another tab's changes came in, the dropped
+	 * changes go on top of them. Returns whether it did.
 	 */
 	async undoDiscard(dropped: DiscardedDraft, drafts: DraftStore): Promise<boolean> {
-		if (this.dirty) return false;
-		if (this.head.revision === dropped.savedRevision) {
+		if (this.dirty && !this.onlyTaken) return false;
+		if (!this.dirty && this.head.revision === dropped.savedRevision) {
 			this.document = $state.snapshot(dropped.document) as ProfileDocument;
 			this.baseRevision = dropped.baseRevision;
 		} else (await sync()).giveBack(this, dropped);
