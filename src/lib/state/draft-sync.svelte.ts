@@ -218,13 +218,13 @@ export function useOtherTab(draft: ProfileDraft): void {
 	if (!conflict) return;
 	const choices: MergeChoices = {};
 	for (const c of conflict.conflicts) choices[c.path] = 'theirs';
-	draft.document = merge(
-		conflict.base,
-		snapshot(draft.document),
-		conflict.theirs,
-		choices
-	).document;
+	const before = snapshot(draft.document);
+	const after = merge(conflict.base, before, conflict.theirs, choices).document;
+	draft.document = after;
 	draft.otherTabConflict = null;
+	// Said as any take is, with its Undo: this tab's values are one click away.
+	const fields = conflict.conflicts.map((c) => c.label);
+	draft.fromOtherTab = { fields, revision: null, before, after };
 }
 
 /**

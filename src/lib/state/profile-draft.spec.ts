@@ -313,6 +313,10 @@ describe('ProfileDraft', () => {
 			await b.draft.useOtherTab();
 			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-a.test/');
 			expect(b.draft.otherTabConflict).toBeNull();
+			// Said with an Undo, which gives this tab's value back.
+			expect(b.draft.fromOtherTab?.fields).toEqual(['Send Message · URL']);
+			await b.draft.undoOtherTab();
+			expect(b.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://from-b.test/');
 			chrome.release();
 		});
 
