@@ -33,9 +33,8 @@ export interface StoredDraft {
  * goes on as this one would have.
  */
 export interface TabDraft {
-	/** The page's name among the tabs writing the shared draft, and its count of writes. */
+	/** The page's name among the tabs writing the shared draft. */
 	tab: string;
-	writes: number;
 	/** The shared draft as the page last read or wrote it, its revision, and its name. */
 	seen: string | null;
 	synced: ProfileDocument;

@@ -66,9 +66,10 @@ function write(
 	restoring: boolean
 ): { write: StoredDraft | undefined; took: boolean } {
 	const sharing = draft.sharing;
-	// This tab's own writes are never news, even one it did not hear back from.
-	const news =
-		stored !== undefined && seenKey(stored) !== sharing.seen && stored.writer !== sharing.tab;
+	// This tab's own writes are never news, even one it did not hear back from, nor those of the
+	// page it goes on from.
+	const own = stored !== undefined && [sharing.tab, sharing.former].includes(stored.writer ?? '');
+	const news = stored !== undefined && seenKey(stored) !== sharing.seen && !own;
 	// Read here, not before: what is typed while the store is opened is part of it.
 	const mine = snapshot(draft.document);
 	const next = news ? take(draft, stored, mine, restoring) : mine;
@@ -168,12 +169,14 @@ function take(
 		// had (shared or not) kept on top.
 		const from = draft.head;
 		const rebased = merge(from.document, mine, theirHead.document);
-		// Changes of this tab's own on top of the old revision are on top of the new one now,
-		// unless it changed some of them too, or a secret (masked, it cannot be compared): then
-		// the older base stays, and the save asks about those. What this tab took from the
-		// shared draft is the other tab's, whose own base says where it stands.
-		const own = changedFields(base, mine);
-		const clash = rebased.conflicts.some((c) => own.has(c.path)) || changesSecret(base, mine);
+		// Changes of this tab's own (since it last read the shared draft) are on top of the new
+		// revision now, unless it changed some of those fields otherwise, or the tab changed a
+		// secret (masked, it cannot be compared): then the older base stays, and the save asks
+		// about those. What this tab took from the shared draft is the other tab's, whose own
+		// base says where it stands; a field the revision holds as this tab last read it is no
+		// clash, whatever this tab typed on top of it.
+		const clash =
+			merge(base, mine, theirHead.document).conflicts.length > 0 || changesSecret(base, mine);
 		base = merge(from.document, base, theirHead.document).document;
 		if (!clash && ownBase === from.revision) ownBase = theirHead.revision;
 		mine = rebased.document;
@@ -207,6 +210,7 @@ function take(
 	if (!restoring) {
 		const fields = result.fromTheirs.map(fieldPathLabel);
 		draft.fromOtherTab = { fields, revision: moved, before: mine, after: next };
+		draft.lastTaken = next;
 	}
 	draft.document = next;
 	return next;
@@ -225,6 +229,7 @@ export function useOtherTab(draft: ProfileDraft): void {
 	// Said as any take is, with its Undo: this tab's values are one click away.
 	const fields = conflict.conflicts.map((c) => c.label);
 	draft.fromOtherTab = { fields, revision: null, before, after };
+	draft.lastTaken = after;
 }
 
 /**
@@ -286,7 +291,6 @@ function decodeTabDraft(text: string): TabDraft | undefined {
 	if (![kept.document, kept.synced, kept.head?.document].every(known)) return undefined;
 	return {
 		tab: kept.tab,
-		writes: kept.writes,
 		seen: kept.seen,
 		synced: documents[kept.synced],
 		syncedRevision: kept.syncedRevision,
@@ -302,7 +306,7 @@ function decodeTabDraft(text: string): TabDraft | undefined {
  * goes with it, so that the next page goes on as this one would have.
  */
 export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
-	const { committed, tab, writes } = draft.sharing;
+	const { committed, tab } = draft.sharing;
 	const stored =
 		committed.syncedRevision === draft.baseRevision &&
 		sameDocument(draft.document, committed.synced);
@@ -312,7 +316,6 @@ export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
 	}
 	const kept: TabDraft = {
 		tab,
-		writes,
 		seen: committed.seen,
 		synced: committed.synced,
 		syncedRevision: committed.syncedRevision,
@@ -325,8 +328,8 @@ export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
 
 /**
  * Takes back what this tab's last page kept as it went (`text`, see {@link keepForTab}). On the
- * revision this page loaded, and with nothing typed yet, the page goes on as that one: under its
- * name, from what it knew of the shared draft. On a newer revision (saved elsewhere meanwhile) its
+ * revision this page loaded, and with nothing typed yet, the page goes on as that one: from what
+ * it knew of the shared draft, that page's writes counting as its own. On a newer revision (saved elsewhere meanwhile) its
  * changes go on top of it, as a discarded draft's do; over something typed meanwhile, they are
  * merged with it (what was typed wins a field both changed). Answers whether it took anything.
  */
@@ -354,8 +357,9 @@ export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
 	}
 	draft.document = kept.document;
 	draft.baseRevision = kept.baseRevision;
-	const { tab, writes, seen, synced, syncedRevision } = kept;
-	Object.assign(draft.sharing, { tab, writes, seen, synced, syncedRevision });
+	// Under a name of its own: a window opened from the tab may hold a copy of what was kept.
+	const { tab, seen, synced, syncedRevision } = kept;
+	Object.assign(draft.sharing, { former: tab, seen, synced, syncedRevision });
 	draft.sharing.committed = { seen, synced, syncedRevision };
 	return true;
 }

@@ -565,6 +565,32 @@ describe('ProfileDraft', () => {
 			expect(chrome.stored.get('p1')?.baseRevision).toBe(2);
 		});
 
+		it('move to a revision saved meanwhile with no clash over a field typed on after it was shared', async () => {
+			const chrome = browser();
+			const a = page(chrome);
+			const b = page(chrome);
+			await a.type('genericSmsSendUrl', 'https://a.test/&a1');
+			await b.type(BODY, 'b1');
+			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('b1'));
+			const saved = {
+				...emptyDocument(),
+				services: { sendMessage: { genericSmsSendUrl: 'https://a.test/&a1', [BODY]: 'b1' } }
+			};
+			const { fetcher } = server([200, { profile: snapshot(2, saved) }]);
+			// Typed in the other tab while the save is on its way, not shared yet.
+			b.draft.setSetting('sendMessage', BODY, 'b1b2');
+			expect(await a.draft.save('', fetcher)).toBe(true);
+			await a.draft.store(a.drafts);
+			await b.draft.store(b.drafts);
+			await vi.waitFor(() => expect(a.draft.settingsOf('sendMessage')[BODY]).toBe('b1b2'));
+			await settle();
+			for (const tab of [a, b]) {
+				expect(tab.draft.baseRevision).toBe(2);
+				expect(tab.draft.savedRevision).toBe(2);
+			}
+			expect(b.draft.settingsOf('sendMessage')[BODY]).toBe('b1b2');
+		});
+
 		it('give back a discarded draft on top of what another tab typed since the discard', async () => {
 			const chrome = browser();
 			const a = page(chrome);
@@ -576,6 +602,9 @@ describe('ProfileDraft', () => {
 			await vi.waitFor(() => expect(b.draft.dirty).toBe(false));
 			await b.type('genericSmsSendContentType', 'text/plain');
 			await vi.waitFor(() => expect(a.draft.dirty).toBe(true));
+			expect(a.draft.onlyTaken).toBe(true);
+			// Its note dismissed, it is still no edit of this tab's.
+			a.draft.fromOtherTab = null;
 			expect(a.draft.onlyTaken).toBe(true);
 
 			expect(await a.draft.undoDiscard(dropped, a.drafts)).toBe(true);
@@ -757,7 +786,7 @@ describe('ProfileDraft', () => {
 			expect(chrome.stored.get('p1')?.document).toEqual(after.draft.document);
 		});
 
-		it('goes on under the page’s name: its own write that landed unheard is not another tab’s', async () => {
+		it('goes on from the page that kept it: that page’s write that landed unheard is not another tab’s', async () => {
 			const chrome = browser();
 			const tab = sessionOf();
 			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
@@ -779,6 +808,35 @@ describe('ProfileDraft', () => {
 			);
 			expect(after.draft.otherTabConflict).toBeNull();
 			expect(chrome.stored.get('p1')?.document).toEqual(after.draft.document);
+		});
+
+		it('gives two windows that took the same kept draft names of their own', async () => {
+			const chrome = browser();
+			const tab = sessionOf();
+			const before = page(chrome, 1, withUrl('https://a.test/'), tab);
+			await typeAndLeave(chrome, before, { [BODY]: 'kept by the tab' });
+			// A window opened from the tab gets a copy of its session storage.
+			const copy = sessionOf();
+			for (const [key, value] of tab.items) copy.setItem(key, value);
+			const one = page(chrome, 1, withUrl('https://a.test/'), tab);
+			const two = page(chrome, 1, withUrl('https://a.test/'), copy);
+			await one.draft.restoreStored(one.drafts);
+			await two.draft.restoreStored(two.drafts);
+			expect(two.draft.settingsOf('sendMessage')[BODY]).toBe('kept by the tab');
+
+			await two.type(CONTENT_TYPE, 'text/plain');
+			await vi.waitFor(() =>
+				expect(one.draft.settingsOf('sendMessage')[CONTENT_TYPE]).toBe('text/plain')
+			);
+			await one.type('genericSmsSendUrl', 'https://one.test/');
+			await vi.waitFor(() =>
+				expect(two.draft.settingsOf('sendMessage').genericSmsSendUrl).toBe('https://one.test/')
+			);
+			expect(chrome.stored.get('p1')?.document.services.sendMessage).toEqual({
+				genericSmsSendUrl: 'https://one.test/',
+				[BODY]: 'kept by the tab',
+				[CONTENT_TYPE]: 'text/plain'
+			});
 		});
 
 		it('takes what another tab wrote since, and keeps what the page kept', async () => {

@@ -77,12 +77,14 @@ function sync(): Promise<Sync> {
 
 /** What the draft shares with the other tabs of this browser: the sync module's bookkeeping. */
 export interface Sharing {
-	/**
-	 * This page's name among the tabs writing the shared draft, and its count of writes. A page
-	 * that takes back the draft its tab's last page kept goes on under that page's name.
-	 */
-	tab: string;
+	/** This page's name among the tabs writing the shared draft, and its count of writes. */
+	readonly tab: string;
 	writes: number;
+	/**
+	 * The name of the page whose kept draft this one took back and goes on from (its tab's last
+	 * page): its writes count as this page's own.
+	 */
+	former: string | null;
 	/** The shared draft as this tab last read or wrote it: what another tab's changes are from. */
 	synced: ProfileDocument;
 	/** The revision that draft was based on. */
@@ -137,6 +139,8 @@ export class ProfileDraft implements SettingsSource {
 	fromOtherTab = $state<OtherTabChanges | null>(null);
 	/** Fields another tab changed too, which kept this tab's value. */
 	otherTabConflict = $state<OtherTabConflict | null>(null);
+	/** The draft as the last take from another tab left it (its note may be dismissed since). */
+	lastTaken = $state.raw<ProfileDocument | null>(null);
 
 	readonly sharing: Sharing;
 
@@ -147,6 +151,7 @@ export class ProfileDraft implements SettingsSource {
 		this.sharing = {
 			tab: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
 			writes: 0,
+			former: null,
 			synced: this.head.document,
 			syncedRevision: profile.revision,
 			seen: null,
@@ -157,6 +162,7 @@ export class ProfileDraft implements SettingsSource {
 	/** Makes a revision the draft's base and head, with no unsaved changes. */
 	load(revision: number, document: ProfileDocument): void {
 		this.fromOtherTab = null;
+		this.lastTaken = null;
 		this.otherTabConflict = null;
 		this.baseRevision = revision;
 		this.document = structuredClone(document);
@@ -275,7 +281,7 @@ export class ProfileDraft implements SettingsSource {
 	 * was typed here since.
 	 */
 	get onlyTaken(): boolean {
-		return this.fromOtherTab !== null && sameDocument(this.document, this.fromOtherTab.after);
+		return this.lastTaken !== null && sameDocument(this.document, this.lastTaken);
 	}
 
 	/**
