@@ -62,9 +62,9 @@ export interface DraftStore {
 	listen(id: string, changed: (writer: string) => void): () => void;
 	/**
 	 * Keeps text for this tab alone, at once (a tab draft of profile `id`, encoded by the sync
-	 * module); null forgets it. Answers false when it could not be kept.
+	 * module); null forgets it. When it cannot be kept, nothing is.
 	 */
-	keepForTab(id: string, text: string | null): boolean;
+	keepForTab(id: string, text: string | null): void;
 	/** Takes back the text {@link keepForTab} kept for profile `id` (it is forgotten), or null. */
 	takeForTab(id: string): string | null;
 }
@@ -131,7 +131,6 @@ export function tabDrafts(
 			try {
 				if (text === null) storage().removeItem(tabKey(id));
 				else storage().setItem(tabKey(id), text);
-				return true;
 			} catch {
 				// Full or unavailable: the shared draft's write is all there is, as without it.
 				try {
@@ -139,7 +138,6 @@ export function tabDrafts(
 				} catch {
 					// unavailable
 				}
-				return false;
 			}
 		},
 		takeForTab: (id) => {

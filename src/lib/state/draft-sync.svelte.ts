@@ -265,7 +265,7 @@ export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
  * A tab draft as text: documents that are the same are written once (a draft with a megabyte
  * body is usually its head with a few characters more, and its synced copy is one of the two).
  */
-export function encodeTabDraft(kept: TabDraft): string {
+function encodeTabDraft(kept: TabDraft): string {
 	const texts: string[] = [];
 	const ref = (document: ProfileDocument) => {
 		const text = JSON.stringify(document);
@@ -329,9 +329,10 @@ export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
 /**
  * Takes back what this tab's last page kept as it went (`text`, see {@link keepForTab}). On the
  * revision this page loaded, and with nothing typed yet, the page goes on as that one: from what
- * it knew of the shared draft, that page's writes counting as its own. On a newer revision (saved elsewhere meanwhile) its
- * changes go on top of it, as a discarded draft's do; over something typed meanwhile, they are
- * merged with it (what was typed wins a field both changed). Answers whether it took anything.
+ * it knew of the shared draft, that page's writes counting as its own. On a newer revision (saved
+ * elsewhere meanwhile) its changes go on top of it, as a discarded draft's do; over something
+ * typed meanwhile, they are merged with it (what was typed wins a field both changed). Answers
+ * whether it took anything.
  */
 export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
 	let kept: TabDraft | undefined;
@@ -341,18 +342,17 @@ export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
 		return false;
 	}
 	if (!kept || kept.head.revision > draft.head.revision) return false;
-	const dropped: DiscardedDraft = {
-		baseRevision: kept.baseRevision,
-		document: kept.document,
-		savedRevision: kept.head.revision,
-		saved: kept.head.document
-	};
 	if (draft.dirty) {
 		draft.document = merge(kept.head.document, snapshot(draft.document), kept.document).document;
 		return true;
 	}
 	if (kept.head.revision < draft.head.revision) {
-		giveBack(draft, dropped);
+		giveBack(draft, {
+			baseRevision: kept.baseRevision,
+			document: kept.document,
+			savedRevision: kept.head.revision,
+			saved: kept.head.document
+		});
 		return true;
 	}
 	draft.document = kept.document;
