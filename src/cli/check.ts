@@ -3,6 +3,7 @@ import { append, type Issue } from '$lib/core/issues';
 import { isSecretKey, SECRET_MASK, type Scenario } from '$lib/core/profile';
 import {
 	buildRequests,
+	firstRequestValues,
 	maskSecretsIn,
 	redactRequest,
 	secretForms,
@@ -23,6 +24,8 @@ import {
 	type FileResult,
 	type Finding,
 	type FlowOutcome,
+	type LiveChoice,
+	type LivePlan,
 	type RenderedRequest,
 	type Rendering
 } from './model';
@@ -53,7 +56,9 @@ export interface CheckOptions {
 	/** Secret values by placeholder key (`account[password]`), from environment variables. */
 	secrets: Record<string, string>;
 	failOn: CheckReport['failOn'];
-	live?: { config: OutboundConfig; expectations: Expectation[] };
+	live?: LiveChoice & { config: OutboundConfig; expectations: Expectation[] };
+	/** Told what `--live` will send, once every file is rendered and before anything is sent. */
+	onLivePlan?: (plan: LivePlan) => void;
 	/** Check the gallery's templates instead of files. */
 	gallery?: boolean;
 	/** Lint and render through a running app (and run its flows) instead of locally. */
@@ -279,14 +284,54 @@ function obsoleteSnapshots(
 	}
 }
 
+/**
+ * One request to send once every file is rendered and the plan is said (through a server, one
+ * service's test call, which may send several).
+ */
+interface LiveSend {
+	/** The rendered requests it sends (masked): the plan counts them and names their hosts. */
+	requests: RenderedRequest[];
+	send: () => Promise<void>;
+}
+
+/**
+ * The scenario `--live` sends a service with: `--scenario` where it applies to the service,
+ * else the service's first (a text message's scenarios mean nothing to the push token reporter).
+ */
+function liveScenario(scenarios: readonly Scenario[], asked: string | undefined): string {
+	return asked !== undefined && scenarios.some((s) => s.name === asked) ? asked : scenarios[0].name;
+}
+
+/**
+ * Which requests of a rendering are sent: `--live` sends each service's first request of its
+ * live scenario (one recipient, one message), `--live-all` every request (of `--scenario` only,
+ * when one is asked for). Indices into the rendering's requests.
+ */
+function requestsToSend(
+	choice: LiveChoice,
+	scenarios: readonly Scenario[],
+	scenario: string,
+	count: number
+): number[] {
+	const all = Array.from({ length: count }, (_, i) => i);
+	if (choice.all) {
+		return choice.scenario === undefined || liveScenario(scenarios, choice.scenario) === scenario
+			? all
+			: [];
+	}
+	return liveScenario(scenarios, choice.scenario) === scenario ? all.slice(0, 1) : [];
+}
+
 async function checkProfile(
 	profile: LoadedProfile,
 	options: CheckOptions,
-	report: CheckReport
+	report: CheckReport,
+	sends: LiveSend[]
 ): Promise<FileResult> {
 	const findings: Finding[] = [...profile.findings];
 	const lint: Finding[] = [];
 	const renderings: Rendering[] = [];
+	const result: FileResult = { file: profile.file, kind: profile.kind, findings: [], renderings };
 	const expected = new Set<string>();
 	const services = configuredServices(profile);
 	if (services.length === 0) {
@@ -297,8 +342,23 @@ async function checkProfile(
 			message: 'No web service is configured in this file: nothing to render.'
 		});
 	}
+	const choice = options.live ?? options.server?.live;
+	// A scenario asked for by name that this file does not have: nothing of it is sent.
+	const unknownScenario =
+		choice?.scenario !== undefined &&
+		services.length > 0 &&
+		!profile.scenarios.some((s) => s.name === choice.scenario);
+	if (unknownScenario) {
+		findings.push({
+			file: profile.file,
+			severity: 'error',
+			code: 'live_unknown_scenario',
+			message: `No scenario is named "${choice.scenario}" here (${profile.scenarios.map((s) => `"${s.name}"`).join(', ') || 'none'}): nothing of this file is sent.`
+		});
+	}
 	for (const service of services) {
-		for (const scenario of scenariosFor(service, profile.scenarios, profile)) {
+		const scenarios = scenariosFor(service, profile.scenarios, profile);
+		for (const scenario of scenarios) {
 			const values = scenarioValues(service, scenario, profile, options.secrets);
 			const built = await renderService(profile, service, values, options.server);
 			append(
@@ -312,65 +372,83 @@ async function checkProfile(
 				requests: built.requests
 			};
 			compareSnapshot(options, rendering, findings, expected);
-			if (options.server?.live) {
-				// Sent by the server as its test calls, judged here as --live judges.
-				const { serverTestCall } = await import('./server');
-				const ran = await serverTestCall(
-					options.server,
-					serviceCall(profile, service, values),
-					options.server.live.expectations
-				);
-				rendering.live = ran.outcomes;
-				if (ran.networkFailure) report.networkFailure = true;
-				findings.push(
-					...ran.findings.map((f) => ({ ...f, file: profile.file, scenarios: [scenario.name] }))
-				);
-			}
-			if (options.live) {
-				rendering.live = [];
-				const forms = secretFormsOf(
-					options.secrets,
-					built.built.flatMap((r) => redactRequest(r).secrets)
-				);
-				// The network code is loaded only for --live: an offline check starts faster.
-				const { sendLive, refusal } = await import('./live');
-				// As a test call: a request the caller would not send as written is not sent.
-				const refused = refusal(built.issues);
-				if (refused) {
-					findings.push({
-						file: profile.file,
-						severity: 'error',
-						code: 'live_refused',
-						message: `Not sent: ${refused.message}`,
-						service,
-						scenarios: [scenario.name]
-					});
-				}
-				for (const request of refused ? [] : built.built) {
-					const result = await sendLive(
-						service,
-						request,
-						values,
-						forms,
-						options.live.config,
-						options.live.expectations
-					);
-					rendering.live.push(result.outcome);
-					if (result.networkFailure) report.networkFailure = true;
-					findings.push(
-						...result.findings.map((f) => ({
-							...f,
-							file: profile.file,
-							scenarios: [scenario.name]
-						}))
-					);
-				}
-			}
 			renderings.push(rendering);
+			const chosen =
+				choice && !unknownScenario
+					? requestsToSend(choice, scenarios, scenario.name, built.requests.length)
+					: [];
+			if (chosen.length === 0) continue;
+			const live = (rendering.live = [] as NonNullable<Rendering['live']>);
+			const found = (more: Omit<Finding, 'file'>[]) =>
+				result.findings.push(
+					...more.map((f) => ({ ...f, file: profile.file, scenarios: [scenario.name] }))
+				);
+			const target = options.server;
+			if (target?.live) {
+				// Sent by the server as its test calls, judged here as --live judges. One request
+				// per service is the first recipient's: the server builds only that one.
+				const call = serviceCall(
+					profile,
+					service,
+					target.live.all ? values : firstRequestValues(service, values)
+				);
+				const expectations = target.live.expectations;
+				sends.push({
+					requests: chosen.map((i) => built.requests[i]),
+					send: async () => {
+						const { serverTestCall } = await import('./server');
+						const ran = await serverTestCall(target, call, expectations);
+						live.push(...ran.outcomes);
+						if (ran.networkFailure) report.networkFailure = true;
+						found(ran.findings);
+					}
+				});
+				continue;
+			}
+			const local = options.live;
+			if (!local) continue;
+			// As a test call: a request the caller would not send as written is not sent.
+			const { refusal } = await import('./live');
+			const refused = refusal(built.issues);
+			if (refused) {
+				findings.push({
+					file: profile.file,
+					severity: 'error',
+					code: 'live_refused',
+					message: `Not sent: ${refused.message}`,
+					service,
+					scenarios: [scenario.name]
+				});
+				continue;
+			}
+			const forms = secretFormsOf(
+				options.secrets,
+				built.built.flatMap((r) => redactRequest(r).secrets)
+			);
+			for (const index of chosen) {
+				sends.push({
+					requests: [built.requests[index]],
+					send: async () => {
+						// The network code is loaded only for --live: an offline check starts faster.
+						const { sendLive } = await import('./live');
+						const sent = await sendLive(
+							service,
+							built.built[index],
+							index,
+							values,
+							forms,
+							local.config,
+							local.expectations
+						);
+						live.push(sent.outcome);
+						if (sent.networkFailure) report.networkFailure = true;
+						found(sent.findings);
+					}
+				});
+			}
 		}
 	}
 	obsoleteSnapshots(options, profile.file, expected, findings);
-	let flows: FlowOutcome[] | undefined;
 	if (options.server && options.server.flows.length > 0) {
 		const { serverFlow, flowValues } = await import('./server');
 		// The flows run with the first scenario's values, the secrets and the --value values.
@@ -379,7 +457,7 @@ async function checkProfile(
 			options.secrets,
 			options.server.values
 		);
-		flows = [];
+		const flows: FlowOutcome[] = (result.flows = []);
 		for (const flow of options.server.flows) {
 			const ran = await serverFlow(options.server, flow, profile.document, values);
 			flows.push(ran.outcome);
@@ -387,12 +465,29 @@ async function checkProfile(
 			findings.push(...ran.findings.map((f) => ({ ...f, file: profile.file })));
 		}
 	}
+	result.findings = [...findings, ...merge(lint)];
+	return result;
+}
+
+/** The host a request goes to (`host:port` as written in its URL), or the URL when it has none. */
+function hostOf(url: string): string {
+	return URL.canParse(url) ? new URL(url).host : url;
+}
+
+/** What is about to be sent, from the sends and every rendering. */
+function livePlan(options: CheckOptions, report: CheckReport, sends: LiveSend[]): LivePlan {
+	const choice = (options.live ?? options.server?.live)!;
+	const requests = sends.flatMap((s) => s.requests);
 	return {
-		file: profile.file,
-		kind: profile.kind,
-		findings: [...findings, ...merge(lint)],
-		renderings,
-		...(flows ? { flows } : {})
+		mode: choice.all ? 'all' : 'one-per-service',
+		...(choice.scenario !== undefined ? { scenario: choice.scenario } : {}),
+		requests: requests.length,
+		rendered: report.files.reduce(
+			(n, f) => n + f.renderings.reduce((m, r) => m + r.requests.length, 0),
+			0
+		),
+		hosts: [...new Set(requests.map((r) => hostOf(r.url)))],
+		...(options.server ? { through: options.server.origin } : {})
 	};
 }
 
@@ -408,18 +503,25 @@ export async function runCheck(options: CheckOptions, inputs: string[]): Promise
 	const loaders = options.gallery
 		? GALLERY.map((template) => () => loadGallery(template))
 		: inputs.map((file) => () => loadProfile(file, options.scenarioFile));
+	const sends: LiveSend[] = [];
 	for (const load of loaders) {
 		try {
 			const profile = load();
-			report.files.push(await checkProfile(profile, options, report));
+			report.files.push(await checkProfile(profile, options, report, sends));
 		} catch (error) {
 			if (!(error instanceof InputError)) throw error;
 			report.files.push(unreadable(error));
 		}
 	}
-	report.exitCode = exitCodeOf(report);
 	// Every output is made from this report: secrets typed for the run are masked here, once.
 	const forms = secretFormsOf(options.secrets, options.server ? [options.server.token] : []);
+	if (options.live || options.server?.live) {
+		// Said before anything is sent: how many requests, to which hosts.
+		report.live = maskSecretsIn(livePlan(options, report, sends), forms);
+		options.onLivePlan?.(report.live);
+		for (const send of sends) await send.send();
+	}
+	report.exitCode = exitCodeOf(report);
 	return maskSecretsIn(report, forms);
 }
 

@@ -25,18 +25,21 @@ export interface LiveResult {
 }
 
 /**
- * Sends one built request and judges the answer. `forms` are every form of the secrets the
- * run carries: the answer, its interpretation and every message have them masked.
+ * Sends one built request (the rendering's `index`th) and judges the answer. `forms` are every
+ * form of the secrets the run carries: the answer, its interpretation and every message have
+ * them masked.
  */
 export async function sendLive(
 	service: string,
 	request: BuiltRequest,
+	index: number,
 	values: Values,
 	forms: readonly string[],
 	config: OutboundConfig,
 	expectations: readonly Expectation[]
 ): Promise<LiveResult> {
 	const redacted = redactRequest(request);
+	const sent = { request: index, method: request.method, url: redacted.url };
 	const started = performance.now();
 	let received;
 	try {
@@ -51,6 +54,7 @@ export async function sendLive(
 				: OutboundError.from(error, { method: request.method, url: redacted.url });
 		return {
 			outcome: {
+				...sent,
 				error: { code: failure.code, message: failure.message },
 				ms: Math.round(performance.now() - started)
 			},
@@ -76,6 +80,7 @@ export async function sendLive(
 	const findings = judgeAnswer(service, response.status, interpretation, expectations);
 	return {
 		outcome: {
+			...sent,
 			status: response.status,
 			success: interpretation.success,
 			summary: interpretation.summary,

@@ -5,9 +5,9 @@ import { GALLERY } from '$lib/core/catalogue/gallery';
 import type { Severity } from '$lib/core/issues';
 import { maskSecretsIn, toCurl } from '$lib/core/request';
 import { exportXml } from '$lib/core/xml';
-import type { OutboundConfig } from '$lib/server/outbound';
 import {
 	configuredServices,
+	type CheckOptions,
 	renderService,
 	runCheck,
 	scenariosFor,
@@ -26,8 +26,8 @@ import {
 	type LoadedProfile
 } from './inputs';
 import { parseExpectation, type Expectation } from './expect';
-import { EXIT } from './model';
-import { formatReport, reportPath, REPORTERS, type Reporter } from './reporters';
+import { EXIT, type LiveChoice } from './model';
+import { formatReport, livePlanText, reportPath, REPORTERS, type Reporter } from './reporters';
 import type { ServerTarget } from './server';
 import { requestText } from './snapshots';
 
@@ -51,7 +51,7 @@ Usage: provisioning-studio <command> [options]
 
 Commands:
   check <file|dir>…    lint every service, render every request for every scenario,
-                       compare with snapshots, optionally send them (--live)
+                       compare with snapshots, optionally send one per service (--live)
   render <file>        print one service's exact request for one scenario (or as cURL)
   export <file>        write a JSON backup as provisioning XML or an <account> document
 
@@ -88,9 +88,14 @@ Options:
   --fail-on <level>          error (default), warning, info or none
   --reporter <name>          text (default), json, junit, sarif, github
   --output <file>            write the report there (a text summary still goes to stdout)
-  --live                     send every request through the outbound policy (OUTBOUND_*
+  --live                     send one request per service (its first scenario's first
+                             request: one recipient) through the outbound policy (OUTBOUND_*
                              environment variables, as test calls) and judge each answer as
-                             the platform reads it
+                             the platform reads it; says first how many, to which hosts
+  --live-all                 send every rendered request instead (every scenario, every
+                             recipient)
+  --scenario <name>          with --live or --live-all: send this scenario's request(s)
+                             instead, for the services it applies to
   --expect <rule>            with --live: <service>:<field>=<value>, field "status" or one of
                              the interpretation (success, action.kind, action.smsId, …);
                              repeatable (e.g. sendMessage:action.kind=storeSmsId)
@@ -169,6 +174,8 @@ const OPTIONS = {
 		reporter: { type: 'string' },
 		output: { type: 'string' },
 		live: { type: 'boolean' },
+		'live-all': { type: 'boolean' },
+		scenario: { type: 'string' },
 		expect: { type: 'string', multiple: true },
 		gallery: { type: 'boolean' },
 		server: { type: 'string' },
@@ -277,15 +284,31 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 		}
 		expectations.push(parsed);
 	}
-	if (expectations.length && !values.live) throw new UsageError('--expect needs --live.');
+	// --live sends one request per service, --live-all every rendered one.
+	const choice: LiveChoice | undefined =
+		values.live || values['live-all']
+			? {
+					all: values['live-all'] === true,
+					...(values.scenario !== undefined ? { scenario: values.scenario } : {})
+				}
+			: undefined;
+	if (expectations.length && !choice) throw new UsageError('--expect needs --live or --live-all.');
+	if (values.scenario !== undefined && !choice) {
+		throw new UsageError(
+			'--scenario needs --live or --live-all: it picks the scenario sent (every scenario is rendered and checked).'
+		);
+	}
+	if (values.scenario !== undefined && values.scenario.trim() === '') {
+		throw new UsageError('--scenario needs a scenario\'s name, e.g. --scenario "Text message".');
+	}
 	const secrets = readSecrets(values.secret, env);
-	const server = await serverTarget(values, expectations, env);
-	let live: { config: OutboundConfig; expectations: Expectation[] } | undefined;
+	const server = await serverTarget(values, choice, expectations, env);
+	let live: CheckOptions['live'];
 	// With --server, the server sends (its outbound policy): the local one is not read.
-	if (values.live && !server) {
+	if (choice && !server) {
 		try {
 			const { readOutboundConfig } = await import('$lib/server/outbound/config');
-			live = { config: readOutboundConfig(env), expectations };
+			live = { ...choice, config: readOutboundConfig(env), expectations };
 		} catch (error) {
 			throw new UsageError((error as Error).message);
 		}
@@ -318,7 +341,15 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 				live,
 				gallery: values.gallery === true,
 				server: server?.target,
-				version: VERSION
+				version: VERSION,
+				// Said before anything is sent: on stdout beside the text report, else on stderr
+				// (a JSON, JUnit or SARIF report on stdout stays what it is).
+				onLivePlan: (plan) => {
+					const toStdout = reporter === 'text' || values.output !== undefined;
+					(toStdout ? process.stdout : process.stderr).write(
+						`${livePlanText(plan, colourFor(toStdout ? process.stdout : process.stderr, env))}\n`
+					);
+				}
 			},
 			files
 		);
@@ -338,8 +369,8 @@ async function serverTarget(
 		token?: string;
 		flows?: string;
 		value?: string[];
-		live?: boolean;
 	},
+	choice: LiveChoice | undefined,
 	expectations: Expectation[],
 	env: NodeJS.ProcessEnv
 ) {
@@ -371,7 +402,7 @@ async function serverTarget(
 			flows,
 			values: given,
 			timeoutMs: 120_000,
-			...(values.live ? { live: { expectations } } : {})
+			...(choice ? { live: { ...choice, expectations } } : {})
 		},
 		ServerFailure
 	};

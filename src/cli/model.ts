@@ -39,6 +39,10 @@ export interface RenderedRequest {
 
 /** What a live call of one request answered, as the platform reads it. */
 export interface LiveOutcome {
+	/** Which of the rendering's requests was sent (0-based), its method and URL (masked). */
+	request: number;
+	method: string;
+	url: string;
 	status?: number;
 	/** What the caller does, in one sentence (the interpretation's summary). */
 	summary?: string;
@@ -100,6 +104,30 @@ export interface FileResult {
 	unreadable?: boolean;
 }
 
+/** `--live` (one request per service) or `--live-all` (every one), and `--scenario`. */
+export interface LiveChoice {
+	all: boolean;
+	scenario?: string;
+}
+
+/**
+ * What `--live` or `--live-all` sends, said before anything is sent: `one-per-service` is each
+ * configured service's first request of its first scenario (or of `--scenario`), `all` every
+ * rendered request.
+ */
+export interface LivePlan {
+	mode: 'one-per-service' | 'all';
+	/** The scenario asked for with `--scenario`, if any. */
+	scenario?: string;
+	/** How many requests are sent, and how many every rendered request would be. */
+	requests: number;
+	rendered: number;
+	/** The hosts they go to (`host:port` as in the URL), in order of first use. */
+	hosts: string[];
+	/** Through a server (`--server`): it sends them, as its test calls. */
+	through?: string;
+}
+
 /** A whole run. */
 export interface CheckReport {
 	version: string;
@@ -111,6 +139,8 @@ export interface CheckReport {
 	networkFailure?: boolean;
 	/** Set by `--server`: the origin the checks ran on. */
 	server?: string;
+	/** Set by `--live` and `--live-all`: what was to be sent (each sent request is in `live`). */
+	live?: LivePlan;
 }
 
 /** Severities from the worst. */

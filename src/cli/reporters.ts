@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { settingLabel } from '$lib/core/catalogue';
 import { ANSWER_SHAPES, type AnswerShapeId } from '$lib/core/catalogue/answer-shapes';
-import { atLeast, type CheckReport, type FileResult, type Finding } from './model';
+import {
+	atLeast,
+	type CheckReport,
+	type FileResult,
+	type Finding,
+	type LivePlan,
+	type Rendering
+} from './model';
 
 /**
  * The reports of `check`: a readable one for a terminal, and JSON, JUnit XML, SARIF 2.1.0 and
@@ -65,6 +72,35 @@ const KIND_LABEL: Record<string, string> = {
 	backup: 'JSON backup'
 };
 
+/** What `--live` is about to send, in one line: how many requests, to which hosts. */
+export function livePlanText(plan: LivePlan, colour: boolean): string {
+	const c = palette(colour);
+	const through = plan.through ? `, through ${plan.through} (it sends them as its test calls)` : '';
+	if (plan.requests === 0) {
+		return `${c.bold('Live:')} nothing to send (no configured service renders a request${plan.scenario !== undefined ? ` with "${plan.scenario}"` : ''})${through}.`;
+	}
+	const which =
+		plan.mode === 'all'
+			? plan.scenario !== undefined
+				? `every request of "${plan.scenario}"`
+				: 'every rendered request'
+			: `one per service: ${plan.scenario !== undefined ? `the first request of "${plan.scenario}" where it applies, else of the service's first scenario` : "the first request of each service's first scenario"}; --live-all sends all ${plan.rendered}`;
+	return `${c.bold('Live:')} sending ${plural(plan.requests, 'request')} (${which}) to ${plan.hosts.join(', ')}${through}.`;
+}
+
+/** A live outcome's line: which request was sent and what the platform does with the answer. */
+function liveLine(r: Rendering, l: NonNullable<Rendering['live']>[number]): string {
+	const recipient = r.requests[l.request]?.recipient;
+	const answer = l.error
+		? `not answered: ${l.error.message}`
+		: `${l.status} → ${l.summary ?? ''}${
+				l.shape && l.shape in ANSWER_SHAPES
+					? ` (answer shape: ${ANSWER_SHAPES[l.shape as AnswerShapeId].label})`
+					: ''
+			}`;
+	return `sent ${l.method} ${l.url}${recipient ? ` (to ${recipient})` : ''}: ${answer} (${l.ms} ms)`;
+}
+
 /** The terminal report. */
 export function textReport(report: CheckReport, colour: boolean): string {
 	const c = palette(colour);
@@ -118,8 +154,10 @@ export function textReport(report: CheckReport, colour: boolean): string {
 			}
 		}
 		for (const r of file.renderings) {
-			for (const [i, l] of (r.live ?? []).entries()) {
-				const which = r.requests[i]?.recipient ? ` to ${r.requests[i].recipient}` : '';
+			for (const l of r.live ?? []) {
+				const which = r.requests[l.request]?.recipient
+					? ` to ${r.requests[l.request].recipient}`
+					: '';
 				const what = l.error
 					? c.red(`not answered: ${l.error.message}`)
 					: `${l.status} → ${l.success ? c.green(l.summary ?? '') : c.red(l.summary ?? '')}${
@@ -166,8 +204,10 @@ export function textReport(report: CheckReport, colour: boolean): string {
 	];
 	const stored = Object.entries(snapshot).filter(([, n]) => n > 0);
 	if (stored.length) line.push(`snapshots: ${stored.map(([k, n]) => `${n} ${k}`).join(', ')}`);
-	if (live.ok + live.failed > 0)
-		line.push(`live: ${live.ok} read as success, ${live.failed} as failure`);
+	if (report.live) {
+		const sent = `sent ${report.live.requests} of ${plural(report.live.rendered, 'rendered request')}${report.live.mode === 'one-per-service' ? ' (one per service)' : ''}`;
+		line.push(`live: ${live.ok} read as success, ${live.failed} as failure, ${sent}`);
+	}
 	const flows = report.files.flatMap((f) => f.flows ?? []);
 	if (flows.length) {
 		line.push(
@@ -223,20 +263,24 @@ function findingText(f: Finding): string {
 interface TestCase {
 	name: string;
 	findings: Finding[];
+	/** What `--live` sent in this rendering, a line each. */
+	sent: string[];
 }
 
 /** A file's test cases: reading it, each service's lint, each service × scenario rendering. */
 function testCases(file: FileResult): TestCase[] {
 	const cases = new Map<string, TestCase>();
 	const add = (name: string, finding?: Finding) => {
-		const testCase = cases.get(name) ?? { name, findings: [] };
+		const testCase = cases.get(name) ?? { name, findings: [], sent: [] };
 		if (finding) testCase.findings.push(finding);
 		cases.set(name, testCase);
+		return testCase;
 	};
 	add('read');
 	for (const r of file.renderings) {
 		add(`lint ${r.service}`);
-		add(`render ${r.service} with "${r.scenario}"`);
+		const rendered = add(`render ${r.service} with "${r.scenario}"`);
+		rendered.sent.push(...(r.live ?? []).map((l) => liveLine(r, l)));
 	}
 	for (const flow of file.flows ?? []) add(`flow ${flow.flow}`);
 	for (const f of file.findings) {
@@ -287,10 +331,9 @@ export function junitReport(report: CheckReport): string {
 					`      <${tag} message="${xmlEscape(first.message)}" type="${xmlEscape(first.code)}">${xmlText(failing.map(findingText).join('\n\n'))}</${tag}>`
 				);
 			}
-			if (quiet.length) {
-				inner.push(
-					`      <system-out>${xmlText(quiet.map(findingText).join('\n\n'))}</system-out>`
-				);
+			const out = [...testCase.sent, ...quiet.map(findingText)];
+			if (out.length) {
+				inner.push(`      <system-out>${xmlText(out.join('\n\n'))}</system-out>`);
 			}
 			return inner.length
 				? `    <testcase ${attrs}>\n${inner.join('\n')}\n    </testcase>`
@@ -310,6 +353,27 @@ export function junitReport(report: CheckReport): string {
 		'</testsuites>',
 		''
 	].join('\n');
+}
+
+/** What `--live` sent, for the SARIF run's property bag: the plan and each request sent. */
+function sarifLive(report: CheckReport) {
+	return {
+		...report.live,
+		sent: report.files.flatMap((f) =>
+			f.renderings.flatMap((r) =>
+				(r.live ?? []).map((l) => ({
+					file: reportPath(f.file),
+					service: r.service,
+					scenario: r.scenario,
+					request: l.request,
+					method: l.method,
+					url: l.url,
+					...(l.status !== undefined ? { status: l.status } : {}),
+					...(l.error ? { error: l.error.code } : {})
+				}))
+			)
+		)
+	};
 }
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -357,7 +421,8 @@ export function sarifReport(report: CheckReport): string {
 						rules: ruleIds.map((id) => ({ id, shortDescription: { text: id.replace(/_/g, ' ') } }))
 					}
 				},
-				results
+				results,
+				...(report.live ? { properties: { live: sarifLive(report) } } : {})
 			}
 		]
 	};

@@ -8,6 +8,7 @@ import {
 	EXIT,
 	type FlowOutcome,
 	type Finding,
+	type LiveChoice,
 	type LiveOutcome,
 	type RenderedRequest
 } from './model';
@@ -32,8 +33,11 @@ export interface ServerTarget {
 	values: Record<string, string | string[]>;
 	/** How long one API call may take (ms). */
 	timeoutMs: number;
-	/** `--live`: each service's requests sent as the server's test calls, judged by these rules. */
-	live?: { expectations: Expectation[] };
+	/**
+	 * `--live` (one request per service) or `--live-all`: requests sent as the server's test
+	 * calls, judged by these rules.
+	 */
+	live?: LiveChoice & { expectations: Expectation[] };
 }
 
 /** A failure that stops the whole run: the server is unreachable or refuses the token. */
@@ -361,13 +365,14 @@ export async function serverTestCall(
 	const outcomes: LiveOutcome[] = [];
 	const findings: Omit<Finding, 'file'>[] = [];
 	let networkFailure = false;
-	for (const c of calls) {
+	for (const [index, c] of calls.entries()) {
+		const sent = { request: index, method: c.request?.method ?? '', url: c.request?.url ?? '' };
 		if (c.error || !c.response || !c.interpretation) {
 			const error = c.error ?? { code: 'no_answer', message: 'The server gave no answer.' };
 			const notSent = NOT_SENT.has(error.code);
 			if (!notSent) networkFailure = true;
 			const what = c.request ? `${c.request.method} ${c.request.url}` : service;
-			outcomes.push({ error, ms: 0 });
+			outcomes.push({ ...sent, error, ms: 0 });
 			findings.push({
 				severity: 'error',
 				code: notSent ? 'live_refused' : 'live_network',
@@ -381,6 +386,7 @@ export async function serverTestCall(
 		const { status } = c.response;
 		findings.push(...judgeAnswer(service, status, c.interpretation, expectations));
 		outcomes.push({
+			...sent,
 			status,
 			success: c.interpretation.success,
 			summary: c.interpretation.summary,

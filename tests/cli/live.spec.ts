@@ -47,6 +47,121 @@ function profile(name: string, url: string): string {
 	return file;
 }
 
+/**
+ * A profile with Send Message and the Push Token Reporter going to `url`, and no scenario file:
+ * the built-in scenarios (a text, a media message, a disposition notification, two recipients)
+ * render five Send Message requests and one of the reporter.
+ */
+function twoServices(name: string, url: string): string {
+	const file = path.join(work.dir, `${name}.xml`);
+	writeFileSync(
+		file,
+		'<account>\n' +
+			`<genericSmsSendUrl>${url}/sms</genericSmsSendUrl>\n` +
+			'<genericSmsSendPostData>{"to": "%sms_to%", "body": "%sms_body%"}</genericSmsSendPostData>\n' +
+			'<genericSmsSendContentType>application/json</genericSmsSendContentType>\n' +
+			`<pushTokenReporterUrl>${url}/token</pushTokenReporterUrl>\n` +
+			'<pushTokenReporterPostData>selector=%selector%&amp;token=%pushToken%</pushTokenReporterPostData>\n' +
+			'<pushTokenReporterContentType>application/x-www-form-urlencoded</pushTokenReporterContentType>\n' +
+			'</account>\n'
+	);
+	return file;
+}
+
+describe('check --live sends one request per service; --live-all every one', () => {
+	it("--live: the first scenario's first request of each service, said before it is sent", async () => {
+		const file = twoServices('one-each', upstream.url);
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live', file], { env: ALLOW });
+		expect(result.code).toBe(0);
+		const received = upstream.requests.slice(before);
+		// Two services: two requests, where every rendered request would be six.
+		expect(received.map((r) => r.url)).toEqual(['/sms', '/token']);
+		expect(JSON.parse(received[0].body)).toEqual({ to: '+14155550123', body: expect.any(String) });
+		const host = new URL(upstream.url).host;
+		const plan = result.stdout.split('\n')[0];
+		expect(plan).toBe(
+			`Live: sending 2 requests (one per service: the first request of each service's first scenario; --live-all sends all 6) to ${host}.`
+		);
+		expect(result.stdout).toContain('sent 2 of 6 rendered requests (one per service)');
+	});
+
+	it('--live-all: every request of every scenario, each recipient of a list included', async () => {
+		const file = twoServices('all', upstream.url);
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live-all', file], { env: ALLOW });
+		expect(result.code).toBe(0);
+		const received = upstream.requests.slice(before);
+		expect(received.filter((r) => r.url === '/sms')).toHaveLength(5);
+		expect(received.filter((r) => r.url === '/token')).toHaveLength(1);
+		expect(result.stdout).toContain('Live: sending 6 requests (every rendered request)');
+	});
+
+	it('--scenario picks the scenario sent: its first recipient only, unless --live-all', async () => {
+		const file = twoServices('picked', upstream.url);
+		let before = upstream.requests.length;
+		const one = await run(['check', '--live', file, '--scenario', 'Two recipients'], {
+			env: ALLOW
+		});
+		expect(one.code).toBe(0);
+		let received = upstream.requests.slice(before);
+		// The reporter has no use for "Two recipients": its own first scenario is sent.
+		expect(received.map((r) => r.url)).toEqual(['/sms', '/token']);
+		expect(JSON.parse(received[0].body).to).toBe('+14155550123');
+		before = upstream.requests.length;
+		const all = await run(['check', '--live-all', file, '--scenario', 'Two recipients'], {
+			env: ALLOW
+		});
+		expect(all.code).toBe(0);
+		received = upstream.requests.slice(before);
+		const sms = received.filter((r) => r.url === '/sms').map((r) => JSON.parse(r.body).to);
+		expect(sms).toEqual(['+14155550123', '+447700900456']);
+	});
+
+	it('a scenario the file does not have: an error, and nothing of it is sent', async () => {
+		const file = twoServices('unknown', upstream.url);
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live', file, '--scenario', 'Nope'], { env: ALLOW });
+		expect(result.code).toBe(1);
+		expect(upstream.requests.length).toBe(before);
+		expect(result.stdout).toContain('No scenario is named "Nope" here');
+		expect(result.stdout).toContain('live_unknown_scenario');
+		const usage = await run(['check', file, '--scenario', 'Text message'], { env: ALLOW });
+		expect(usage.code).toBe(2);
+		expect(usage.stderr).toContain('--scenario needs --live or --live-all');
+	});
+
+	it('the JSON, JUnit and SARIF reports record which requests were sent', async () => {
+		const file = twoServices('reports', upstream.url);
+		const json = await run(['check', '--live', file, '--reporter', 'json'], { env: ALLOW });
+		expect(json.code).toBe(0);
+		// The plan goes to stderr: the JSON on stdout stays JSON.
+		expect(json.stderr).toMatch(/^Live: sending 2 requests/);
+		const report = JSON.parse(json.stdout);
+		expect(report.live).toMatchObject({ mode: 'one-per-service', requests: 2, rendered: 6 });
+		const sent = report.files[0].renderings.flatMap(
+			(r: { service: string; scenario: string; live?: { request: number; url: string }[] }) =>
+				(r.live ?? []).map((l) => [r.service, r.scenario, l.request, new URL(l.url).pathname])
+		);
+		expect(sent).toEqual([
+			['sendMessage', 'Text message', 0, '/sms'],
+			['pushTokenReporter', 'Samples', 0, '/token']
+		]);
+		const junit = await run(['check', '--live', file, '--reporter', 'junit'], { env: ALLOW });
+		expect(junit.stdout).toMatch(
+			/<testcase name="render sendMessage with &quot;Text message&quot;"[^>]*>\s*<system-out>sent POST http:\/\/[^ ]+\/sms/
+		);
+		expect(junit.stdout).not.toMatch(/with &quot;Two recipients&quot;"[^>]*>\s*<system-out>sent/);
+		const sarif = await run(['check', '--live', file, '--reporter', 'sarif'], { env: ALLOW });
+		const properties = JSON.parse(sarif.stdout).runs[0].properties.live;
+		expect(properties.requests).toBe(2);
+		expect(properties.sent.map((s: { service: string }) => s.service)).toEqual([
+			'sendMessage',
+			'pushTokenReporter'
+		]);
+	});
+});
+
 describe('check --live', () => {
 	it('sends each request and judges the answer as the platform does', async () => {
 		const file = profile('ok', `${upstream.url}/send`);

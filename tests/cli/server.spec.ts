@@ -268,6 +268,44 @@ describe('check --server --live: the server sends, as its test calls', () => {
 		expect(result.stdout).toContain('live_network');
 	});
 
+	it('--live sends one request per service there too; --live-all every one', async () => {
+		// No scenario file: the built-in scenarios render five Send Message requests.
+		const file = path.join(work.dir, 'live-builtin.xml');
+		writeFileSync(
+			file,
+			'<account>\n' +
+				`<genericSmsSendUrl>${upstream.url}/builtin</genericSmsSendUrl>\n` +
+				'<genericSmsSendPostData>{"to": "%sms_to%"}</genericSmsSendPostData>\n' +
+				'<genericSmsSendContentType>application/json</genericSmsSendContentType>\n' +
+				'</account>\n'
+		);
+		const sentSince = (before: number) =>
+			upstream.requests
+				.slice(before)
+				.filter((r) => r.url === '/builtin')
+				.map((r) => JSON.parse(r.body).to);
+		let before = upstream.requests.length;
+		const one = await check([file, '--server', server.url, '--live'], editorToken);
+		expect(one.code).toBe(0);
+		expect(sentSince(before)).toEqual(['+14155550123']);
+		expect(one.stdout).toContain(
+			`Live: sending 1 request (one per service: the first request of each service's first scenario; --live-all sends all 5) to ${new URL(upstream.url).host}, through ${server.url} (it sends them as its test calls).`
+		);
+		before = upstream.requests.length;
+		const picked = await check(
+			[file, '--server', server.url, '--live', '--scenario', 'Two recipients'],
+			editorToken
+		);
+		expect(picked.code).toBe(0);
+		// The server builds the first recipient's request alone.
+		expect(sentSince(before)).toEqual(['+14155550123']);
+		before = upstream.requests.length;
+		const all = await check([file, '--server', server.url, '--live-all'], editorToken);
+		expect(all.code).toBe(0);
+		expect(sentSince(before)).toHaveLength(5);
+		expect(sentSince(before).slice(-2)).toEqual(['+14155550123', '+447700900456']);
+	});
+
 	it('a viewer’s token cannot send: 403 explained, exit 2, nothing sent', async () => {
 		const file = sendMessageProfile('live-viewer');
 		const before = upstream.requests.length;

@@ -6,7 +6,7 @@ import { SERVICES } from '../catalogue/services';
 import { vocabularyOf } from '../catalogue/vocabulary';
 import { encodeValue } from '../template';
 import { parseXml } from '../xml/parse';
-import type { BuildInput, BuildResult } from './build';
+import { firstRequestValues, type BuildInput, type BuildResult } from './build';
 import { buildRequests } from './strict-build';
 import type { Settings } from './settings';
 import type { Values } from './values';
@@ -422,6 +422,31 @@ describe('buildRequests: recipients', () => {
 		);
 		expect(result.requests).toEqual([]);
 		expect(issue(result, 'no_recipients').severity).toBe('warning');
+	});
+});
+
+describe('firstRequestValues: the first request alone', () => {
+	const settings = {
+		genericSmsSendUrl: 'https://p.example/x',
+		genericSmsSendPostData: '{"to":"%sms_to%","text":"%sms_body%"}',
+		genericSmsSendContentType: JSON_TYPE
+	};
+
+	it('builds exactly the first of the requests of a list of recipients', () => {
+		const values: Values = { sms_to: ['+111', '+222', 'bob@sip.example'], sms_body: 'Hi' };
+		const all = build('sendMessage', settings, values);
+		const first = build('sendMessage', settings, firstRequestValues('sendMessage', values));
+		expect(all.requests).toHaveLength(3);
+		expect(first.requests).toEqual([all.requests[0]]);
+	});
+
+	it('leaves one recipient, an empty list and services without recipients as they are', () => {
+		const one: Values = { sms_to: '+111' };
+		expect(firstRequestValues('sendMessage', one)).toBe(one);
+		const none: Values = { sms_to: [] };
+		expect(firstRequestValues('sendMessage', none)).toBe(none);
+		const token: Values = { sms_to: ['+1', '+2'] };
+		expect(firstRequestValues('pushTokenReporter', token)).toBe(token);
 	});
 });
 

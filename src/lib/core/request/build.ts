@@ -311,6 +311,18 @@ function valueIssues(resolvers: Resolver[]): Issue[] {
 }
 
 /**
+ * The values of a build's first request alone: a per-recipient list (`sms_to` of two recipients)
+ * cut to its first recipient. The one request built from them is byte for byte the first of the
+ * whole list's requests: a smoke test sends one message, not one per recipient.
+ */
+export function firstRequestValues(serviceId: string, values: Values): Values {
+	const name = findService(serviceId)?.variables.find((v) => v.perRecipient)?.name;
+	const recipients = recipientsOf(values, name);
+	if (!name || recipients === null || recipients.length <= 1) return values;
+	return { ...values, [name]: recipients.slice(0, 1) };
+}
+
+/**
  * Builds the request(s) a service's caller sends for these settings and values, checking an
  * XML body with `readXml`. Everything but a browser page calls `buildRequests`, which reads XML
  * bodies with the product's one strict reader; a page gives its reader once it has loaded.
