@@ -3,6 +3,7 @@
 // came over, so http://localhost:3000 and http://127.0.0.1:3000 both work without ORIGIN (the
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
 // ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
@@ -23,6 +24,13 @@ const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
 // (see src/lib/server/direct-api.ts); everything else it hands to the kit unread.
 const directApi = globalThis[Symbol.for('provisioning-studio.direct-api')];
 
+// The app's side of a graceful stop: readiness, the event streams, the database (see
+// src/lib/server/lifecycle.ts).
+const lifecycle = globalThis[Symbol.for('provisioning-studio.lifecycle')];
+
+// How long a stop waits for the requests in flight (Kubernetes gives 30 s before SIGKILL).
+const shutdownSeconds = Number(process.env.SHUTDOWN_TIMEOUT_SECONDS || 25);
+
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
 
@@ -37,7 +45,28 @@ function admitSinkRequest(req) {
 	req.headers.origin = process.env.ORIGIN || `${scheme}://${req.headers.host}`;
 }
 
+/** A caller's request id is kept when it is a sane token; otherwise one is made. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Requests being answered, and a stop waiting for them. */
+let inFlight = 0;
+let stopping = false;
+let onIdle = () => {};
+
 const server = http.createServer((req, res) => {
+	const given = req.headers['x-request-id'];
+	const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+	// The app reads it from the request (audit entries, test calls) and every answer carries it.
+	req.headers['x-request-id'] = requestId;
+	res.setHeader('X-Request-Id', requestId);
+	inFlight++;
+	res.once('close', () => {
+		inFlight--;
+		if (inFlight === 0) onIdle();
+	});
+	// During a stop, a connection kept alive is closed after its answer: the client's next
+	// request opens a connection to an instance that stays.
+	if (stopping) res.setHeader('Connection', 'close');
 	// Preset on every answer; the app's own headers (a page's CSP) replace them where it sets them.
 	applySecurityHeaders(
 		(name, value) => res.setHeader(name, value),
@@ -91,10 +120,45 @@ server.listen(port, host, () => {
 	void warmUpPages();
 });
 
-function shutdown() {
-	server.close(() => process.exit(0));
-	setTimeout(() => process.exit(0), 5000).unref();
-	server.closeIdleConnections?.();
+/**
+ * A graceful stop: no new connections; readiness answers 503 at once; every event stream gets
+ * a last event and ends (the browser reconnects elsewhere and resumes); the requests in flight
+ * (test calls, saves, imports, flows) are answered, for up to SHUTDOWN_TIMEOUT_SECONDS; then the
+ * database is closed, last, and the process exits 0. A second signal does not cut it short.
+ */
+async function shutdown(signal) {
+	if (stopping) return;
+	stopping = true;
+	const started = Date.now();
+	console.log(
+		`${signal}: stopping; answering the ${inFlight} request(s) in flight (at most ${shutdownSeconds} s).`
+	);
+	lifecycle?.drain();
+	server.close();
+	server.closeIdleConnections();
+	const streams = lifecycle?.endStreams() ?? 0;
+	if (streams > 0) console.log(`Told ${streams} event stream(s) to reconnect elsewhere.`);
+	const idle = new Promise((resolve) => {
+		onIdle = resolve;
+		if (inFlight === 0) resolve();
+	});
+	const late = await Promise.race([
+		idle.then(() => false),
+		new Promise((resolve) => setTimeout(() => resolve(true), shutdownSeconds * 1000).unref())
+	]);
+	if (late) {
+		console.error(
+			`${inFlight} request(s) still in flight after ${shutdownSeconds} s: their connections are closed.`
+		);
+		server.closeAllConnections();
+	}
+	try {
+		await lifecycle?.close();
+	} catch (error) {
+		console.error(`Closing the database failed: ${error instanceof Error ? error.message : error}`);
+	}
+	console.log(`Stopped in ${Date.now() - started} ms.`);
+	process.exit(0);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

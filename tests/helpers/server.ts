@@ -43,6 +43,7 @@ const APP_ENV = [
 	'SECRET_KEY',
 	'SESSION_IDLE_MINUTES',
 	'SESSION_MAX_HOURS',
+	'SHUTDOWN_TIMEOUT_SECONDS',
 	'TRUST_PROXY'
 ];
 
@@ -75,6 +76,11 @@ export interface TestServer {
 	stop(): Promise<void>;
 	/** SIGKILL (a crash); resolves once it has exited. */
 	kill(): Promise<void>;
+	/**
+	 * Sends `signal` (a graceful stop) and resolves with the exit code once the process has
+	 * exited; SIGKILL after `killAfterMs` (40 s) if it has not.
+	 */
+	terminate(signal?: 'SIGTERM' | 'SIGINT', killAfterMs?: number): Promise<number | null>;
 }
 
 const running = new Set<ChildProcess>();
@@ -170,6 +176,13 @@ async function startOnce(dataDir: string, options: StartOptions): Promise<TestSe
 		async kill() {
 			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 			await exited(child);
+		},
+		async terminate(signal = 'SIGTERM', killAfterMs = 40_000) {
+			if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+			const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+			await exited(child);
+			clearTimeout(timer);
+			return child.exitCode;
 		}
 	};
 }

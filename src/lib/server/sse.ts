@@ -1,5 +1,10 @@
+import { trackStream } from './lifecycle';
+
 /** How long a browser waits before it reconnects a dropped stream, in milliseconds. */
 export const RECONNECT_MS = 1000;
+
+/** The last event of a stream the app ends as it stops: reconnect (elsewhere) and resume. */
+export const RECONNECT_EVENT = 'reconnect';
 
 /**
  * A server-sent event stream. `open` starts it: it gets `send` (text in the event-stream format)
@@ -23,10 +28,22 @@ export function eventStream(
 			send(`retry: ${RECONNECT_MS}\n\n`);
 			const unwatch = open(send, () => send(': connected\n\n'));
 			const ping = setInterval(() => send(': ping\n\n'), 25_000);
+			// The app stops: a last event says so, and the stream ends. The browser reconnects
+			// by itself (to an instance that stays), resuming with Last-Event-ID.
+			const untrack = trackStream(() => {
+				send(`event: ${RECONNECT_EVENT}\ndata: {}\n\n`);
+				stop();
+				try {
+					controller.close();
+				} catch {
+					// already closed by the runtime
+				}
+			});
 			stop = () => {
 				if (!live) return;
 				live = false;
 				clearInterval(ping);
+				untrack();
 				unwatch();
 			};
 			// The browser went away: stop watching; the stream may already be closed by then.

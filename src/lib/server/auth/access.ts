@@ -23,7 +23,7 @@ const RULES: Rule[] = [
 	{ methods: '*', path: /^\/(favicon\.[a-z]+|robots\.txt)$/, access: 'public' },
 	{ methods: '*', path: /^\/(login|setup)\/?$/, access: 'public' },
 	{ methods: ['POST'], path: /^\/api\/session\/?$/, access: 'public' },
-	{ methods: ['GET'], path: /^\/api\/health\/?$/, access: 'public' },
+	{ methods: ['GET'], path: /^\/api\/health(\/(live|ready))?\/?$/, access: 'public' },
 	// Echo sinks are addressed by their secret key, called by anyone who has it.
 	{ methods: '*', path: /^\/sink\//, access: 'public' },
 	// So are push sandboxes: a provider's server calls them with the key in the address.

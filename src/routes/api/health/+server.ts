@@ -1,6 +1,7 @@
 import { json } from '@sveltejs/kit';
 import { liveUpdatesStatus } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
+import { databaseLatency } from '$lib/server/health';
 import type { RequestHandler } from './$types';
 
 /** How long the database may take to answer before the app counts it as gone. */
@@ -17,18 +18,9 @@ export const GET: RequestHandler = async () => {
 	const { store } = serverContext();
 	const live = liveUpdatesStatus();
 	const liveUpdates = live ? { liveUpdates: live } : {};
-	const started = performance.now();
-	let timer: ReturnType<typeof setTimeout> | undefined;
+	let latencyMs: number;
 	try {
-		await Promise.race([
-			store.ping(),
-			new Promise((_, reject) => {
-				timer = setTimeout(
-					() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)),
-					DATABASE_TIMEOUT_MS
-				);
-			})
-		]);
+		latencyMs = await databaseLatency(store, DATABASE_TIMEOUT_MS);
 	} catch (error) {
 		console.error(`Health: the ${store.backend} database does not answer: ${String(error)}`);
 		return json(
@@ -43,15 +35,13 @@ export const GET: RequestHandler = async () => {
 			},
 			{ status: 503, headers: { 'Retry-After': '5' } }
 		);
-	} finally {
-		clearTimeout(timer);
 	}
 	return json({
 		ok: true,
 		database: {
 			backend: store.backend,
 			ok: true,
-			latencyMs: Math.round((performance.now() - started) * 10) / 10
+			latencyMs
 		},
 		...liveUpdates
 	});

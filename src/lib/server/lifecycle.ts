@@ -1,0 +1,92 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+/**
+ * The app's life as its operators see it: whether it is ready for traffic, and a graceful stop.
+ * The start script (`scripts/serve.js`) owns the HTTP server; on SIGTERM or SIGINT it stops
+ * accepting connections and calls `drain` here (readiness answers 503 from then on, so a load
+ * balancer sends nothing new), `endStreams` (every event stream gets a last event and ends: the
+ * browser reconnects, with `Last-Event-ID`, to an instance that stays), waits for the requests in
+ * flight, then `close` (the database, last). It finds these under `LIFECYCLE` once the built
+ * server has started, as it finds the direct gateway.
+ */
+
+/** Where the start script finds the app's side of a stop. */
+export const LIFECYCLE = Symbol.for('provisioning-studio.lifecycle');
+
+/** What the start script calls, in this order. */
+export interface Lifecycle {
+	drain(): void;
+	endStreams(): number;
+	close(): Promise<void>;
+}
+
+let draining = false;
+/** The open event streams, each with the function that sends its last event and ends it. */
+const streams = new Set<() => void>();
+
+/** True from the moment a stop begins: readiness answers 503. */
+export function isDraining(): boolean {
+	return draining;
+}
+
+/**
+ * Registers an open event stream; `end` sends its last event and closes it. Returns what
+ * forgets it (the stream ended by itself). A stream opened while draining is ended at once.
+ */
+export function trackStream(end: () => void): () => void {
+	if (draining) {
+		queueMicrotask(end);
+		return () => {};
+	}
+	streams.add(end);
+	return () => streams.delete(end);
+}
+
+/** A blocked event loop past this long within the last window makes liveness answer 503. */
+export const STUCK_MS = 5000;
+/** How long one window of the event loop's delay lasts; the last two are reported. */
+const WINDOW_MS = 30_000;
+
+let histogram: IntervalHistogram | undefined;
+let previousMaxMs = 0;
+
+/** Starts measuring the event loop's delay (once). */
+function watchEventLoop(): void {
+	if (histogram) return;
+	histogram = monitorEventLoopDelay({ resolution: 20 });
+	histogram.enable();
+	setInterval(() => {
+		previousMaxMs = histogram!.max / 1e6;
+		histogram!.reset();
+	}, WINDOW_MS).unref();
+}
+
+/**
+ * The event loop's delay over the last half minute to minute: its 99th percentile and its
+ * longest, in milliseconds, and whether it was stuck (blocked past `STUCK_MS`).
+ */
+export function eventLoopDelay(): { p99Ms: number; maxMs: number; stuck: boolean } {
+	watchEventLoop();
+	const current = histogram!.count > 0 ? histogram!.max / 1e6 : 0;
+	const maxMs = Math.round(Math.max(previousMaxMs, current));
+	const p99Ms = histogram!.count > 0 ? Math.round(histogram!.percentile(99) / 1e6) : 0;
+	return { p99Ms, maxMs, stuck: maxMs > STUCK_MS };
+}
+
+/** Makes the app's side of a stop available to the start script; `closeStore` ends last. */
+export function installLifecycle(closeStore: () => Promise<void>): void {
+	watchEventLoop();
+	const lifecycle: Lifecycle = {
+		drain() {
+			draining = true;
+		},
+		endStreams() {
+			const open = [...streams];
+			streams.clear();
+			for (const end of open) end();
+			return open.length;
+		},
+		close: closeStore
+	};
+	(globalThis as Record<symbol, Lifecycle>)[LIFECYCLE] = lifecycle;
+}
