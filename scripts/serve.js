@@ -15,7 +15,16 @@ const protocolHeader = process.env.PROTOCOL_HEADER.toLowerCase();
 // Imports and backups carry megabyte templates (the adapter's default limit is 512 KB).
 process.env.BODY_SIZE_LIMIT ??= '16M';
 
-const { handler } = await import('../build/handler.js');
+// Importing the app runs its start: every variable is checked first (src/lib/server/
+// environment.ts), and a wrong one stops here, before anything listens, with what is wrong.
+let handler;
+try {
+	({ handler } = await import('../build/handler.js'));
+} catch (error) {
+	if (error?.name !== 'ConfigurationError') throw error;
+	console.error(error.message);
+	process.exit(1);
+}
 
 // The push sandboxes' gateway, served without the kit's request handling (see
 // src/lib/server/push-gateway-direct.ts); the built server installs it when it starts.

@@ -11,6 +11,7 @@ import { errorPage } from '$lib/server/error-page';
 import { installDirectApi } from '$lib/server/direct-api';
 import { installDirectGateway } from '$lib/server/push-gateway-direct';
 import { installLifecycle } from '$lib/server/lifecycle';
+import { applyEnvironment } from '$lib/server/environment';
 import { applySecurityHeaders } from '$lib/server/security-headers';
 import { startUp } from '$lib/server/startup';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
@@ -21,6 +22,8 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server
  * database does not answer, the app starts all the same and finishes this once it is back.
  */
 export const init: ServerInit = async () => {
+	// Every variable checked before anything opens or listens (a bad value stops the start).
+	applyEnvironment();
 	const ctx = serverContext();
 	installDirectGateway();
 	installDirectApi();

@@ -54,6 +54,8 @@ Commands:
                        compare with snapshots, optionally send one per service (--live)
   render <file>        print one service's exact request for one scenario (or as cURL)
   export <file>        write a JSON backup as provisioning XML or an <account> document
+  config               the app server's effective configuration from this environment
+                       (secrets masked), and what is wrong with it
 
   Each can work through a running Provisioning Studio: --server <origin> with an API token
   in PROVISIONING_STUDIO_TOKEN (render and export also take --profile <id|name>, a profile
@@ -135,6 +137,17 @@ Options:
                              scenarios) instead of a file
   -h, --help                 this help
 `,
+	config: `Usage: provisioning-studio config [--json]
+
+Prints the configuration the app server would start with in this environment: every variable
+it reads, its value (secrets masked as ${'••••••••'}) and where it came from (environment, a
+<NAME>_FILE, the default, or unset). What the server would refuse to start with is listed on
+stderr, with exit code 1; a name that looks like a typo of a known variable is warned about.
+
+Options:
+  --json                     the same as JSON: settings, problems, warnings
+  -h, --help                 this help
+`,
 	export: `Usage: provisioning-studio export <file> --form provisioning|account [--output <file>]
        provisioning-studio export --gallery <id> --form provisioning|account
        provisioning-studio export --server <origin> --profile <id|name> --form provisioning|account
@@ -191,6 +204,10 @@ const OPTIONS = {
 		server: { type: 'string' },
 		token: { type: 'string' },
 		profile: { type: 'string' }
+	},
+	config: {
+		help: { type: 'boolean', short: 'h' },
+		json: { type: 'boolean' }
 	},
 	export: {
 		help: { type: 'boolean', short: 'h' },
@@ -605,6 +622,36 @@ async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Promise<nu
 }
 
 /** Runs the program with its arguments; resolves to the exit code. */
+/**
+ * `config`: the app's effective configuration from this environment, as the server would read it
+ * at start (its one schema of variables): each value and where it came from, secrets masked;
+ * what is wrong, exit code 1.
+ */
+async function configCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+	const { values } = parse('config', args);
+	if (values.help) {
+		process.stdout.write(HELP.config);
+		return EXIT.clean;
+	}
+	const { checkEnvironment, describeEnvironment } = await import('$lib/server/environment');
+	const { SECRET_MASK } = await import('$lib/core/profile');
+	const checked = checkEnvironment(env);
+	const rows = describeEnvironment(checked, SECRET_MASK);
+	if (values.json) {
+		const report = { settings: rows, problems: checked.problems, warnings: checked.warnings };
+		process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+	} else {
+		const width = Math.max(...rows.map((r) => r.name.length));
+		for (const row of rows) {
+			const value = row.source === 'unset' ? '(unset)' : row.value;
+			process.stdout.write(`${row.name.padEnd(width)}  ${value}  [${row.source}]\n`);
+		}
+		for (const warning of checked.warnings) process.stderr.write(`warning: ${warning}\n`);
+		for (const problem of checked.problems) process.stderr.write(`error: ${problem.message}\n`);
+	}
+	return checked.problems.length > 0 ? EXIT.findings : EXIT.clean;
+}
+
 export async function main(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
 	const [command, ...rest] = args;
 	try {
@@ -620,7 +667,10 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
 		if (command === 'check') return await check(rest, env);
 		if (command === 'render') return await render(rest, env);
 		if (command === 'export') return await exportCommand(rest, env);
-		throw new UsageError(`Unknown command "${command}": use check, render or export (see --help).`);
+		if (command === 'config') return await configCommand(rest, env);
+		throw new UsageError(
+			`Unknown command "${command}": use check, render, export or config (see --help).`
+		);
 	} catch (error) {
 		if (error instanceof UsageError) {
 			process.stderr.write(`provisioning-studio: ${error.message}\n`);

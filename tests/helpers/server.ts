@@ -9,6 +9,7 @@ import type { AuthUser } from '../../src/lib/server/auth/session';
 import type { Merged, ProfileView } from '../../src/lib/server/profiles';
 import type { AuditEntry, ProfileRow, RevisionRow } from '../../src/lib/server/store/types';
 import type { UserView } from '../../src/lib/server/users';
+import { SETTINGS } from '../../src/lib/server/environment';
 
 /**
  * The real built server (`node scripts/serve.js`) as a child process on 127.0.0.1 and an
@@ -20,32 +21,11 @@ import type { UserView } from '../../src/lib/server/users';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SERVE = path.join(ROOT, 'scripts/serve.js');
 
-/** Environment variables of the app that the tests set explicitly, never inherit. */
-const APP_ENV = [
-	'ADMIN_EMAIL',
-	'ADMIN_PASSWORD',
-	'DATABASE_URL',
-	'DATA_DIR',
-	'HOST',
-	'LIVE_UPDATES',
-	'ORIGIN',
-	'OUTBOUND_ALLOW',
-	'OUTBOUND_PORTS',
-	'OUTBOUND_CONNECT_TIMEOUT_MS',
-	'OUTBOUND_HEADERS_TIMEOUT_MS',
-	'OUTBOUND_BODY_TIMEOUT_MS',
-	'OUTBOUND_TOTAL_TIMEOUT_MS',
-	'OUTBOUND_MAX_RAW_BYTES',
-	'OUTBOUND_MAX_BODY_BYTES',
-	'OUTBOUND_MAX_IN_FLIGHT',
-	'PORT',
-	'PROTOCOL_HEADER',
-	'SECRET_KEY',
-	'SESSION_IDLE_MINUTES',
-	'SESSION_MAX_HOURS',
-	'SHUTDOWN_TIMEOUT_SECONDS',
-	'TRUST_PROXY'
-];
+/**
+ * Environment variables of the app (its one schema of them, with the `_FILE` of each secret)
+ * that the tests set explicitly, never inherit.
+ */
+const APP_ENV = SETTINGS.flatMap((s) => (s.secret ? [s.name, `${s.name}_FILE`] : [s.name]));
 
 /** How a server is started. */
 export interface StartOptions {

@@ -22,9 +22,11 @@ describe('readConfig: where the data lives', () => {
 
 	it('refuses another kind of URL, saying what it wants', () => {
 		expect(() => readConfig({ DATABASE_URL: 'mysql://db/studio' })).toThrow(
-			/DATABASE_URL must be a PostgreSQL URL \(postgres:\/\/user:password@host:5432\/database\)/
+			/DATABASE_URL: must be a PostgreSQL URL \(postgres:\/\/…\)\. Example: DATABASE_URL=postgres:\/\//
 		);
-		expect(() => readConfig({ DATABASE_URL: './data/provisioning.db' })).toThrow(/leave it unset/);
+		expect(() => readConfig({ DATABASE_URL: './data/provisioning.db' })).toThrow(
+			/DATABASE_URL: must be a PostgreSQL URL/
+		);
 	});
 });
 
@@ -33,7 +35,7 @@ describe('readConfig: live updates between instances', () => {
 		expect(readConfig({}).liveUpdates).toBe('notify');
 		expect(readConfig({ LIVE_UPDATES: 'poll' }).liveUpdates).toBe('poll');
 		expect(() => readConfig({ LIVE_UPDATES: 'listen' })).toThrow(
-			'LIVE_UPDATES must be "notify" or "poll", not "listen".'
+			'LIVE_UPDATES=listen: must be "notify" or "poll". Example: LIVE_UPDATES=poll'
 		);
 	});
 });

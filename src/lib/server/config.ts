@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkedValues } from './environment';
 
 /** The server's configuration, read once from the environment (documented in README.md). */
 export interface ServerConfig {
@@ -21,38 +22,33 @@ export interface ServerConfig {
 	port: number;
 }
 
-function positive(name: string, fallback: number): number {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isFinite(value) || value <= 0) {
-		throw new Error(`${name} must be a positive number, not "${raw}".`);
-	}
-	return value;
-}
+const NAMES = [
+	'DATA_DIR',
+	'DATABASE_URL',
+	'LIVE_UPDATES',
+	'SESSION_IDLE_MINUTES',
+	'SESSION_MAX_HOURS',
+	'ADMIN_EMAIL',
+	'ADMIN_PASSWORD',
+	'ORIGIN',
+	'PORT'
+] as const;
 
-/** Reads the configuration from the environment. */
+/**
+ * Reads the configuration from the environment, each variable checked by its rule in the one
+ * schema of variables (`environment.ts`); a wrong value throws a `ConfigurationError` naming it.
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-	const databaseUrl = env.DATABASE_URL || undefined;
-	if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-		throw new Error(
-			'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); ' +
-				'leave it unset to keep the data in SQLite in DATA_DIR.'
-		);
-	}
-	const liveUpdates = env.LIVE_UPDATES || 'notify';
-	if (liveUpdates !== 'notify' && liveUpdates !== 'poll') {
-		throw new Error(`LIVE_UPDATES must be "notify" or "poll", not "${liveUpdates}".`);
-	}
+	const v = checkedValues(env, NAMES);
 	return {
-		dataDir: path.resolve(env.DATA_DIR || './data'),
-		databaseUrl,
-		liveUpdates,
-		sessionIdleMs: positive('SESSION_IDLE_MINUTES', 12 * 60) * 60_000,
-		sessionMaxMs: positive('SESSION_MAX_HOURS', 7 * 24) * 3_600_000,
-		adminEmail: env.ADMIN_EMAIL || undefined,
-		adminPassword: env.ADMIN_PASSWORD || undefined,
-		origin: env.ORIGIN || undefined,
-		port: Number(env.PORT || 3000)
+		dataDir: path.resolve(v.DATA_DIR ?? './data'),
+		databaseUrl: v.DATABASE_URL,
+		liveUpdates: v.LIVE_UPDATES === 'poll' ? 'poll' : 'notify',
+		sessionIdleMs: Number(v.SESSION_IDLE_MINUTES ?? 12 * 60) * 60_000,
+		sessionMaxMs: Number(v.SESSION_MAX_HOURS ?? 7 * 24) * 3_600_000,
+		adminEmail: v.ADMIN_EMAIL,
+		adminPassword: v.ADMIN_PASSWORD,
+		origin: v.ORIGIN,
+		port: Number(v.PORT ?? 3000)
 	};
 }

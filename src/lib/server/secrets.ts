@@ -16,7 +16,8 @@ export class SecretKeyError extends Error {
 	readonly code = 'SECRET_KEY_INVALID';
 }
 
-function decodeKey(text: string): Buffer {
+/** The key written as 64 hex digits or base64 (32 bytes); throws {@link SecretKeyError} otherwise. */
+export function decodeKey(text: string): Buffer {
 	const trimmed = text.trim();
 	const hex = /^[0-9a-f]{64}$/i.test(trimmed);
 	const base64 = /^[A-Za-z0-9+/]{43}=?$|^[A-Za-z0-9_-]{43}$/.test(trimmed);

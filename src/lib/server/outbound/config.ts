@@ -1,4 +1,5 @@
 import type { OutboundLimits } from './send';
+import { checkedValues } from '../environment';
 import { parsePolicy, type OutboundPolicy } from './policy';
 
 /** The outbound module's configuration, from the environment (documented in README.md). */
@@ -9,29 +10,37 @@ export interface OutboundConfig {
 	maxInFlightPerUser: number;
 }
 
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-	const raw = env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isInteger(value) || value <= 0) {
-		throw new Error(`${name} must be a positive whole number, not "${raw}".`);
-	}
-	return value;
-}
+const NAMES = [
+	'OUTBOUND_ALLOW',
+	'OUTBOUND_PORTS',
+	'OUTBOUND_CONNECT_TIMEOUT_MS',
+	'OUTBOUND_HEADERS_TIMEOUT_MS',
+	'OUTBOUND_BODY_TIMEOUT_MS',
+	'OUTBOUND_TOTAL_TIMEOUT_MS',
+	'OUTBOUND_MAX_RAW_BYTES',
+	'OUTBOUND_MAX_BODY_BYTES',
+	'OUTBOUND_MAX_IN_FLIGHT'
+] as const;
 
-/** Reads `OUTBOUND_*`; a value that makes no sense stops the server with a message naming it. */
+/**
+ * Reads `OUTBOUND_*`, each checked by its rule in the one schema of variables; a value that
+ * makes no sense throws a `ConfigurationError` naming it (the app checks them all at start).
+ */
 export function readOutboundConfig(env: NodeJS.ProcessEnv = process.env): OutboundConfig {
+	const v = checkedValues(env, NAMES);
+	const number = (name: (typeof NAMES)[number], fallback: number) =>
+		v[name] === undefined ? fallback : Number(v[name]);
 	return {
-		policy: parsePolicy(env.OUTBOUND_ALLOW ?? '', env.OUTBOUND_PORTS ?? ''),
+		policy: parsePolicy(v.OUTBOUND_ALLOW ?? '', v.OUTBOUND_PORTS ?? ''),
 		limits: {
-			connectMs: number(env, 'OUTBOUND_CONNECT_TIMEOUT_MS', 5_000),
-			headersMs: number(env, 'OUTBOUND_HEADERS_TIMEOUT_MS', 10_000),
-			bodyMs: number(env, 'OUTBOUND_BODY_TIMEOUT_MS', 10_000),
-			totalMs: number(env, 'OUTBOUND_TOTAL_TIMEOUT_MS', 15_000),
-			maxRawBytes: number(env, 'OUTBOUND_MAX_RAW_BYTES', 2 * 1024 * 1024),
-			maxBodyBytes: number(env, 'OUTBOUND_MAX_BODY_BYTES', 1024 * 1024)
+			connectMs: number('OUTBOUND_CONNECT_TIMEOUT_MS', 5_000),
+			headersMs: number('OUTBOUND_HEADERS_TIMEOUT_MS', 10_000),
+			bodyMs: number('OUTBOUND_BODY_TIMEOUT_MS', 10_000),
+			totalMs: number('OUTBOUND_TOTAL_TIMEOUT_MS', 15_000),
+			maxRawBytes: number('OUTBOUND_MAX_RAW_BYTES', 2 * 1024 * 1024),
+			maxBodyBytes: number('OUTBOUND_MAX_BODY_BYTES', 1024 * 1024)
 		},
-		maxInFlightPerUser: number(env, 'OUTBOUND_MAX_IN_FLIGHT', 4)
+		maxInFlightPerUser: number('OUTBOUND_MAX_IN_FLIGHT', 4)
 	};
 }
 
