@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createProfile, expect, test, uniqueName } from './fixtures';
 
 test.describe('audit log (admin)', () => {
@@ -19,6 +20,18 @@ test.describe('audit log (admin)', () => {
 		await expect(row).toContainText('admin@example.com');
 		await expect(row).toContainText(`name=${name}`);
 		await expect(row.getByRole('link', { name })).toBeVisible();
+
+		// The export takes the same filters: a download of the matching entries, as CSV.
+		const downloading = page.waitForEvent('download');
+		await page.getByRole('link', { name: 'CSV' }).click();
+		const download = await downloading;
+		expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
+		const csv = (await readFile(await download.path())).toString('utf8').split('\r\n');
+		expect(csv[0]).toBe('id,time,actor_id,actor,action,target,ip,details');
+		const exported = csv.slice(1, -1).map((line) => line.split(',')[4]);
+		expect(exported.length).toBeGreaterThan(0);
+		for (const action of exported) expect(action).toMatch(/^profile\./);
+		expect(csv.some((line) => line.includes(name))).toBe(true);
 
 		await page.reload();
 		await expect(page.getByLabel('Action starts with')).toHaveValue('profile.');

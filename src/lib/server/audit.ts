@@ -33,7 +33,8 @@ export type AuditAction =
 	| 'sandbox.created'
 	| 'sandbox.rotated'
 	| 'sandbox.deleted'
-	| 'push.sent';
+	| 'push.sent'
+	| 'audit.exported';
 
 /** Who acts: a user, or nobody yet (failed logins, setup). */
 export interface Actor {

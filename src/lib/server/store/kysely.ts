@@ -1006,7 +1006,9 @@ export function kyselyStore(backend: Backend): Store {
 				if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
 				if (filter.until !== undefined) query = query.where('at', '<', filter.until);
 				if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
-				const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+				if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+				const order = filter.oldestFirst ? 'asc' : 'desc';
+				const rows = await query.orderBy('id', order).limit(limit).execute();
 				return rows.map(audit);
 			}
 		},

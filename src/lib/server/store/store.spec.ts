@@ -349,6 +349,12 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			expect(await store.audit.list({ action: 'profile.' })).toEqual([
 				expect.objectContaining({ action: 'profile.saved', details: { revision: 2 } })
 			]);
+			// Oldest first, page by page after an id: how an export reads it.
+			const [first] = await store.audit.list({ oldestFirst: true, limit: 1 });
+			expect(first.action).toBe('login.success');
+			const next = await store.audit.list({ oldestFirst: true, afterId: first.id });
+			expect(next.map((e) => e.action)).toEqual(['profile.saved']);
+			expect(await store.audit.list({ oldestFirst: true, afterId: next[0].id })).toEqual([]);
 		});
 
 		it('rejects UPDATE and DELETE (append-only)', async () => {

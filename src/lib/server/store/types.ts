@@ -105,6 +105,10 @@ export interface AuditFilter {
 	until?: number;
 	limit?: number;
 	beforeId?: number;
+	/** Entries after this id (with `oldestFirst`, the next page of an export). */
+	afterId?: number;
+	/** Oldest first (by id) instead of newest first. */
+	oldestFirst?: boolean;
 }
 
 /**

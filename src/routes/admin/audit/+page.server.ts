@@ -90,5 +90,14 @@ export const load: PageServerLoad = async ({ url }) => {
 		query.set('before', String(entries[entries.length - 1].id));
 		older = query.toString();
 	}
-	return { filters, errors, entries, newest, older };
+	// The export takes the same filters, the days turned into the times they start and end.
+	const exportQuery = new URLSearchParams();
+	if (filters.action) exportQuery.set('action', filters.action);
+	if (filters.actor) exportQuery.set('actor', filters.actor);
+	if (since) exportQuery.set('since', new Date(since).toISOString());
+	if (untilStart) exportQuery.set('until', new Date(untilStart + DAY_MS).toISOString());
+	const exports = Object.keys(errors).length
+		? null
+		: [...exportQuery].map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
+	return { filters, errors, entries, newest, older, exports };
 };
