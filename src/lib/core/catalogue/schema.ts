@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 
 /**
  * The shapes of the catalogue: the contract written as data. Every rule a service follows (who

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { lineColumn, type Issue, type Result } from '../issues';
 import { ProfileDocumentSchema, type ProfileDocument } from './schema';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { PartySchema } from '../catalogue/schema';
 import { SCENARIO_PRESETS } from '../catalogue/scenarios';
 import { SERVICES } from '../catalogue/services';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { CORE_ATTRIBUTES, isPushObject } from './checks';
 import type { PushOutcomeId } from './outcomes';
 import { PUSH_ENDPOINTS, PushEndpointSchema } from './reference';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 
 /**
  * The contract's "Push gateway" Errors table as data, one entry per row, so the UI can show the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { PUSH_ENDPOINT_NAMES, type PushEndpointInfo } from './endpoints';
 
 export {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 
 /**
  * The push request object as zod schemas, one per verb, plus the issue shape the validator

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { interpretGatewayResponse, readResponseObject, type PushVerdict } from './interpret';
 import { PUSH_ANSWER_VERDICTS, type PushAnswerVerdictId } from './outcomes';
 import type { PushEndpoint } from './reference';
