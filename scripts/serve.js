@@ -4,9 +4,17 @@
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
 // ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { logger } from '../src/lib/server/logger.js';
 import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
+
+const log = logger();
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// What the app says of each request (its route's template, its user, the client's address),
+// by request id, taken as the request ends (see noteRequest in src/lib/server/lifecycle.ts).
+const notes = new Map();
+globalThis[Symbol.for('provisioning-studio.request-notes')] = notes;
 
 const trustProxy = process.env.TRUST_PROXY === '1';
 process.env.PROTOCOL_HEADER ??= 'x-forwarded-proto';
@@ -22,7 +30,7 @@ try {
 	({ handler } = await import('../build/handler.js'));
 } catch (error) {
 	if (error?.name !== 'ConfigurationError') throw error;
-	console.error(error.message);
+	log.fatal({ problems: error.problems }, error.message);
 	process.exit(1);
 }
 
@@ -54,6 +62,17 @@ function admitSinkRequest(req) {
 	req.headers.origin = process.env.ORIGIN || `${scheme}://${req.headers.host}`;
 }
 
+/**
+ * The route of a request the app did not name (served before the kit, or by no route): a
+ * template, never the path, so no id or key reaches a log line or a metric label.
+ */
+function routeOf(url = '') {
+	if (url.startsWith('/sandbox/')) return '/sandbox/[key]/[...path]';
+	if (url.startsWith('/sink/')) return '/sink/[key]/[...path]';
+	if (url.startsWith('/_app/')) return '/_app/[...file]';
+	return null;
+}
+
 /** A caller's request id is kept when it is a sane token; otherwise one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -69,8 +88,23 @@ const server = http.createServer((req, res) => {
 	req.headers['x-request-id'] = requestId;
 	res.setHeader('X-Request-Id', requestId);
 	inFlight++;
+	const started = performance.now();
 	res.once('close', () => {
 		inFlight--;
+		const note = notes.get(requestId);
+		notes.delete(requestId);
+		log.info(
+			{
+				requestId,
+				method: req.method,
+				route: note?.route ?? routeOf(req.url),
+				status: res.writableFinished ? res.statusCode : 0,
+				durationMs: Math.round((performance.now() - started) * 10) / 10,
+				userId: note?.userId ?? null,
+				ip: note?.ip ?? req.socket.remoteAddress ?? null
+			},
+			'request'
+		);
 		if (inFlight === 0) onIdle();
 	});
 	// During a stop, a connection kept alive is closed after its answer: the client's next
@@ -125,7 +159,17 @@ async function warmUpPages() {
 
 server.listen(port, host, () => {
 	const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-	console.log(`Listening on http://${shown}:${port}`);
+	const facts = lifecycle?.facts();
+	log.info(
+		{
+			url: `http://${shown}:${port}`,
+			version,
+			database: facts?.database ?? null,
+			origin: facts?.origin ?? null,
+			logLevel: log.level
+		},
+		`Listening on http://${shown}:${port}`
+	);
 	void warmUpPages();
 });
 
@@ -139,14 +183,15 @@ async function shutdown(signal) {
 	if (stopping) return;
 	stopping = true;
 	const started = Date.now();
-	console.log(
+	log.info(
+		{ signal, inFlight, timeoutSeconds: shutdownSeconds },
 		`${signal}: stopping; answering the ${inFlight} request(s) in flight (at most ${shutdownSeconds} s).`
 	);
 	lifecycle?.drain();
 	server.close();
 	server.closeIdleConnections();
 	const streams = lifecycle?.endStreams() ?? 0;
-	if (streams > 0) console.log(`Told ${streams} event stream(s) to reconnect elsewhere.`);
+	if (streams > 0) log.info({ streams }, `Told ${streams} event stream(s) to reconnect elsewhere.`);
 	const idle = new Promise((resolve) => {
 		onIdle = resolve;
 		if (inFlight === 0) resolve();
@@ -156,7 +201,8 @@ async function shutdown(signal) {
 		new Promise((resolve) => setTimeout(() => resolve(true), shutdownSeconds * 1000).unref())
 	]);
 	if (late) {
-		console.error(
+		log.warn(
+			{ inFlight },
 			`${inFlight} request(s) still in flight after ${shutdownSeconds} s: their connections are closed.`
 		);
 		server.closeAllConnections();
@@ -164,9 +210,9 @@ async function shutdown(signal) {
 	try {
 		await lifecycle?.close();
 	} catch (error) {
-		console.error(`Closing the database failed: ${error instanceof Error ? error.message : error}`);
+		log.error({ err: error }, 'Closing the database failed.');
 	}
-	console.log(`Stopped in ${Date.now() - started} ms.`);
+	log.info({ ms: Date.now() - started }, `Stopped in ${Date.now() - started} ms.`);
 	process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { json, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
@@ -10,11 +11,14 @@ import { API_OUTAGE, apiError } from '$lib/server/http';
 import { errorPage } from '$lib/server/error-page';
 import { installDirectApi } from '$lib/server/direct-api';
 import { installDirectGateway } from '$lib/server/push-gateway-direct';
-import { installLifecycle } from '$lib/server/lifecycle';
+import { installLifecycle, noteRequest, type StartFacts } from '$lib/server/lifecycle';
+import type { ServerConfig } from '$lib/server/config';
+import { SQLITE_FILE } from '$lib/server/store/open';
 import { applyEnvironment } from '$lib/server/environment';
 import { applySecurityHeaders } from '$lib/server/security-headers';
 import { startUp } from '$lib/server/startup';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
+import { logger } from '$lib/server/logger';
 
 /**
  * Opens the store, migrates it, creates or invites the first admin, and purges old sessions; on
@@ -27,7 +31,10 @@ export const init: ServerInit = async () => {
 	const ctx = serverContext();
 	installDirectGateway();
 	installDirectApi();
-	installLifecycle(() => ctx.store.close());
+	installLifecycle(
+		() => ctx.store.close(),
+		() => ({ database: databaseShown(ctx.config), origin: ctx.config.origin ?? null })
+	);
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await startUp(async () => {
 		await ensureFirstAdmin(ctx);
@@ -36,10 +43,23 @@ export const init: ServerInit = async () => {
 	startLiveUpdates();
 	// An hour later the database may be gone for a moment: the next purge catches up.
 	setInterval(
-		() => purge().catch((error) => console.error(`Purging old sessions failed: ${error}`)),
+		() => purge().catch((error) => logger().error({ err: error }, 'Purging old sessions failed.')),
 		60 * 60 * 1000
 	).unref();
 };
+
+/** Where the data lives, as the start line says it: PostgreSQL's host and database, no credentials. */
+function databaseShown(config: ServerConfig): StartFacts['database'] {
+	if (!config.databaseUrl) {
+		return { backend: 'sqlite', location: path.join(config.dataDir, SQLITE_FILE) };
+	}
+	try {
+		const url = new URL(config.databaseUrl);
+		return { backend: 'postgres', location: `${url.host}${url.pathname}` };
+	} catch {
+		return { backend: 'postgres', location: 'unparsed URL' };
+	}
+}
 
 /**
  * Every answer carries the security headers, whatever made it: a page (with the kit's CSP), an
@@ -197,7 +217,10 @@ const databaseOutage: Handle = async ({ event, resolve }) => {
 		throw new Error('The database does not answer.', { cause: outages.get(event.locals) });
 	} catch (error) {
 		if (!isDatabaseUnavailable(error)) throw error;
-		console.error(`The database does not answer (${event.request.method} ${event.url.pathname}).`);
+		logger().error(
+			{ method: event.request.method, route: event.route.id },
+			'The database does not answer.'
+		);
 		if (routedPath(event.url.pathname).startsWith('/api/')) {
 			const { status, body, headers } = API_OUTAGE;
 			return json(body, { status, headers });
@@ -218,11 +241,42 @@ const outages = new WeakMap<object, unknown>();
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (isDatabaseUnavailable(error)) {
 		outages.set(event.locals, error);
-		console.error(`The database does not answer: ${String(error)}`);
+		logger().error({ err: error }, 'The database does not answer.');
 		return { message: DATABASE_UNAVAILABLE_MESSAGE };
 	}
-	if (status !== 404) console.error(error);
+	if (status !== 404) {
+		logger().error(
+			{ err: error, route: event.route.id, requestId: event.request.headers.get('x-request-id') },
+			'An unexpected error answered 500.'
+		);
+	}
 	return { message };
 };
 
-export const handle = sequence(securityHeaders, crossSiteForms, databaseOutage, authenticate);
+/**
+ * Tells the start script which route answered and for whom, for its log line and metrics: the
+ * route's template, never the path (ids and keys stay out of logs and metric labels).
+ */
+const observe: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	let ip: string | null = null;
+	try {
+		ip = event.getClientAddress();
+	} catch {
+		// no address (a request the kit made itself)
+	}
+	noteRequest(event.request.headers.get('x-request-id'), {
+		route: event.route.id,
+		userId: event.locals.user?.id ?? null,
+		ip
+	});
+	return response;
+};
+
+export const handle = sequence(
+	observe,
+	securityHeaders,
+	crossSiteForms,
+	databaseOutage,
+	authenticate
+);

@@ -56,12 +56,18 @@ describe('configuration checked at start', () => {
 			port
 		);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain('Provisioning Studio cannot start: 2 settings are wrong.');
-		expect(result.stderr).toContain(
+		// The log's lines (JSON, as stdout and stderr are no terminal here), their messages.
+		const said = result.stderr
+			.split('\n')
+			.filter((line) => line !== '')
+			.map((line) => (JSON.parse(line) as { msg: string }).msg)
+			.join('\n');
+		expect(said).toContain('Provisioning Studio cannot start: 2 settings are wrong.');
+		expect(said).toContain(
 			'OUTBOUND_ALLOW=10.0.0.0/99: "10.0.0.0/99" is neither a CIDR, an address nor a host name. Example: OUTBOUND_ALLOW=10.0.0.0/8,*.corp.example'
 		);
-		expect(result.stderr).toContain('DATABASE_URL: must be a PostgreSQL URL');
-		expect(result.stderr).toContain(
+		expect(said).toContain('DATABASE_URL: must be a PostgreSQL URL');
+		expect(said).toContain(
 			'OUTBOUND_ALOW is not a setting of the app: did you mean OUTBOUND_ALLOW?'
 		);
 		// A secret is never repeated, and nothing was listening.
@@ -93,5 +99,6 @@ describe('configuration checked at start', () => {
 		);
 		expect(both.code).toBe(1);
 		expect(both.stderr).toContain('SECRET_KEY and SECRET_KEY_FILE are both set');
+		expect(both.stderr).toMatch(/^\{"level":"fatal"/);
 	});
 });

@@ -167,7 +167,7 @@ describe('an instance on PostgreSQL starting', () => {
 				}
 			});
 			expect(pooled.stderr()).toMatch(
-				/\[cluster\] LISTEN\/NOTIFY does not reach this instance \(a connection pooler\?\)/
+				/"component":"cluster".*LISTEN\/NOTIFY does not reach this instance \(a connection pooler\?\)/
 			);
 			// Its own test notification was sent, and lost on the way.
 			expect(proxy.dropped()).toBeGreaterThan(0);

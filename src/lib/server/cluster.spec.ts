@@ -10,8 +10,7 @@ import { openPostgresStore } from './store/open';
  * this process's memory instead, so the limit still holds, with one warning.
  */
 
-const WARNING =
-	'[cluster] The database does not answer: rate limits count in this instance only meanwhile.';
+const WARNING = 'The database does not answer: rate limits count in this instance only meanwhile.';
 
 let cluster: Cluster;
 let url: string;
@@ -58,7 +57,8 @@ describe('sharedLimiter on PostgreSQL', () => {
 		vi.stubEnv('LIVE_UPDATES', 'notify');
 		vi.resetModules();
 		const { sharedLimiter } = await import('./cluster');
-		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+		const { logger } = await import('./logger');
+		const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => undefined);
 		const limiter = sharedLimiter({ keyPrefix: 'outage', points: 3, duration: 60 });
 		const other = sharedLimiter({ keyPrefix: 'outage_other', points: 1, duration: 60 });
 
@@ -82,7 +82,7 @@ describe('sharedLimiter on PostgreSQL', () => {
 			expect(await refused(limiter.consume('eve'))).toBe(false);
 			// Said once for the outage, not per request.
 			expect(warn).toHaveBeenCalledTimes(1);
-			expect(warn).toHaveBeenCalledWith(WARNING);
+			expect(warn).toHaveBeenCalledWith({ component: 'cluster' }, WARNING);
 		} finally {
 			cluster.startServer();
 		}

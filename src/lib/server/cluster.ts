@@ -10,6 +10,7 @@ import {
 } from 'rate-limiter-flexible';
 import { readConfig } from './config';
 import { keepConnectionErrors } from './store/open';
+import { logger } from './logger';
 
 /**
  * What several instances of the app on one PostgreSQL share beyond the store: rate limits (a
@@ -72,7 +73,7 @@ async function notify(url: string, payload: string): Promise<void> {
 }
 
 function warn(message: string) {
-	console.warn(`[cluster] ${message}`);
+	logger().warn({ component: 'cluster' }, message);
 }
 
 // ---------------------------------------------------------------- rate limits

@@ -6,8 +6,10 @@ import { crossSiteProblem, requestUser, sessionCookie } from './auth/request';
 import { serverContext } from './context';
 import { API_OUTAGE, badRequestBody, parseJsonBody } from './http';
 import { clientAddress, headerOf, nodeBody } from './node-request';
+import { noteRequest } from './lifecycle';
 import { isDatabaseUnavailable } from './store/errors';
 import { answerTestCall, TestCallInputSchema, type JsonAnswer } from './test-calls';
+import { logger } from './logger';
 
 /**
  * `POST /api/test-calls` served straight from Node's HTTP server, before the kit's request
@@ -49,7 +51,7 @@ export function installDirectApi(): void {
 /** The handler itself (the start script's, and the tests'). */
 export const directApi: DirectApi = (req, res, next) => {
 	serve(req, res, next).catch((error) => {
-		console.error(error);
+		logger().error({ err: error, route: DIRECT_PATH }, 'A test call failed unexpectedly.');
 		res.destroy();
 	});
 };
@@ -121,6 +123,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 	}
 	if (!user || !allows(user.role, requiredAccess('POST', DIRECT_PATH))) return next();
 	if (user.via !== 'token' && crossSiteProblem('POST', DIRECT_PATH, header, origin)) return next();
+	const ip = clientAddress(req);
+	noteRequest(header('x-request-id'), { route: DIRECT_PATH, userId: user.id, ip });
 
 	let answer: JsonAnswer;
 	try {
@@ -129,7 +133,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 		if (bytes === undefined) throw new Error('The body is longer than its Content-Length.');
 		const input = parseJsonBody(bytes, TestCallInputSchema);
 		answer = input.ok
-			? await answerTestCall(ctx, { user, ip: clientAddress(req), origin }, input.data)
+			? await answerTestCall(ctx, { user, ip, origin }, input.data)
 			: { status: 400, body: badRequestBody(input.issues) };
 	} catch (error) {
 		if (res.destroyed || req.destroyed) return;
@@ -141,10 +145,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 /** What the hooks answer when an endpoint fails: 503 while the database is gone, else 500. */
 function failed(error: unknown): JsonAnswer & { headers?: Readonly<Record<string, string>> } {
 	if (isDatabaseUnavailable(error)) {
-		console.error(`The database does not answer (POST ${DIRECT_PATH}).`);
+		logger().error({ method: 'POST', route: DIRECT_PATH }, 'The database does not answer.');
 		return API_OUTAGE;
 	}
-	console.error(error);
+	logger().error({ err: error, route: DIRECT_PATH }, 'An unexpected error answered 500.');
 	return { status: 500, body: { message: 'Internal Error' } };
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePolicy } from './outbound/policy';
 import { decodeKey } from './secrets';
+import { logger } from './logger';
 
 /**
  * Every environment variable the app reads, as data: what it is, its default, an example, and
@@ -170,6 +171,24 @@ export const SETTINGS: readonly Setting[] = [
 			'on SIGTERM or SIGINT, how long the requests in flight may take to finish (readiness answers 503 at once)',
 		example: '25',
 		rule: positive
+	},
+	{
+		name: 'LOG_FORMAT',
+		group: 'server',
+		default: '`pretty` on a terminal, else `json`',
+		description:
+			'`json`: one JSON object a line (request id, route, status, duration, user, client address for each request); `pretty`: readable lines',
+		example: 'json',
+		rule: oneOf('json', 'pretty')
+	},
+	{
+		name: 'LOG_LEVEL',
+		group: 'server',
+		default: '`info`',
+		description:
+			'`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`; warnings and errors go to stderr, the rest to stdout',
+		example: 'warn',
+		rule: oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent')
 	},
 	{
 		name: 'DATA_DIR',
@@ -413,7 +432,9 @@ export class ConfigurationError extends Error {
  * problem throws {@link ConfigurationError}; warnings are logged; secrets read from files are
  * put into the environment, where the rest of the app reads them.
  */
-export function applyEnvironment(log: (line: string) => void = console.warn): void {
+export function applyEnvironment(
+	log: (line: string) => void = (line) => logger().warn(line)
+): void {
 	const checked = checkEnvironment(process.env);
 	for (const warning of checked.warnings) log(warning);
 	if (checked.problems.length > 0) throw new ConfigurationError(checked.problems);

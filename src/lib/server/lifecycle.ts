@@ -13,8 +13,16 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 /** Where the start script finds the app's side of a stop. */
 export const LIFECYCLE = Symbol.for('provisioning-studio.lifecycle');
 
+/** What the app found at start, for the start script's first line: never a secret. */
+export interface StartFacts {
+	database: { backend: 'sqlite' | 'postgres'; location: string };
+	origin: string | null;
+}
+
 /** What the start script calls, in this order. */
 export interface Lifecycle {
+	/** What the app found (its database, its origin), said once it listens. */
+	facts(): StartFacts;
 	drain(): void;
 	endStreams(): number;
 	close(): Promise<void>;
@@ -74,9 +82,10 @@ export function eventLoopDelay(): { p99Ms: number; maxMs: number; stuck: boolean
 }
 
 /** Makes the app's side of a stop available to the start script; `closeStore` ends last. */
-export function installLifecycle(closeStore: () => Promise<void>): void {
+export function installLifecycle(closeStore: () => Promise<void>, facts: () => StartFacts): void {
 	watchEventLoop();
 	const lifecycle: Lifecycle = {
+		facts,
 		drain() {
 			draining = true;
 		},
@@ -89,4 +98,25 @@ export function installLifecycle(closeStore: () => Promise<void>): void {
 		close: closeStore
 	};
 	(globalThis as Record<symbol, Lifecycle>)[LIFECYCLE] = lifecycle;
+}
+
+/** What the app knows of a request that the start script's log line and metrics want. */
+export interface RequestNote {
+	/** The route's template (`/api/profiles/[id]`), never a raw path; null when none matched. */
+	route: string | null;
+	userId: number | null;
+	/** The client's address as the app reads it (behind a proxy, from ADDRESS_HEADER). */
+	ip: string | null;
+}
+
+/**
+ * Where the start script collects the notes, by request id: it makes the map (so nothing is
+ * kept when the app runs without it, in development) and takes each note as its request ends.
+ */
+export const REQUEST_NOTES = Symbol.for('provisioning-studio.request-notes');
+
+/** Tells the start script which route answered a request, and for whom. */
+export function noteRequest(requestId: string | null, note: RequestNote): void {
+	const notes = (globalThis as Record<symbol, Map<string, RequestNote> | undefined>)[REQUEST_NOTES];
+	if (notes && requestId) notes.set(requestId, note);
 }

@@ -5,6 +5,7 @@ import { serverContext } from './context';
 import { clientAddress, headerOf, nodeBody } from './node-request';
 import { answerPush } from './sandboxes';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './store/errors';
+import { logger } from './logger';
 
 /**
  * The push sandboxes' gateway served straight from Node's HTTP server, before the kit's
@@ -61,7 +62,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
 	} catch (error) {
 		if (res.destroyed || req.destroyed) return;
 		const outage = isDatabaseUnavailable(error);
-		if (!outage) console.error(error);
+		if (!outage) logger().error({ err: error }, 'A push to a sandbox failed unexpectedly.');
 		const status = outage ? 503 : 500;
 		const response = outage ? DATABASE_UNAVAILABLE_MESSAGE : 'The gateway failed unexpectedly.';
 		answer = {

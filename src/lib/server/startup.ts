@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from './store/errors';
+import { logger } from './logger';
 
 /** How long the app waits between attempts to finish starting while the database is gone. */
 export const START_RETRY_MS = 2000;
@@ -20,11 +21,11 @@ export interface StartUpOptions {
  */
 export async function startUp(work: () => Promise<void>, options: StartUpOptions = {}) {
 	const retryMs = options.retryMs ?? START_RETRY_MS;
-	const log = options.log ?? ((message: string) => console.error(message));
+	const log = options.log ?? ((message: string) => logger().warn(message));
 	const fail =
 		options.fail ??
 		((error: unknown) => {
-			console.error(`Starting failed: ${error instanceof Error ? error.message : error}`);
+			logger().fatal(`Starting failed: ${error instanceof Error ? error.message : String(error)}`);
 			process.exit(1);
 		});
 	try {

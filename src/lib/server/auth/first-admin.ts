@@ -2,6 +2,7 @@ import { recordAudit } from '../audit';
 import type { ServerContext } from '../context';
 import { hashPassword, passwordProblem } from './password';
 import { issueSetupToken } from './setup';
+import { logger } from '../logger';
 
 /**
  * A fresh installation has no user. With ADMIN_EMAIL and ADMIN_PASSWORD set, the first admin is
@@ -36,12 +37,17 @@ export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
 				from: 'environment'
 			}
 		);
-		console.log(`Created the first admin, ${user.email}, from ADMIN_EMAIL and ADMIN_PASSWORD.`);
+		logger().info(
+			{ userId: user.id },
+			'Created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD.'
+		);
 		return;
 	}
 	const token = issueSetupToken();
 	const base = origin ?? `http://localhost:${port}`;
-	console.log(
-		`No users yet. Create the first admin within the hour at:\n  ${base}/setup?token=${token}`
+	// The one-time link is the way in on a first start without ADMIN_EMAIL: it is meant to be read
+	// in the log (valid for an hour, once), and no other token is ever written there.
+	logger().info(
+		`No users yet. Create the first admin within the hour at: ${base}/setup?token=${token}`
 	);
 }

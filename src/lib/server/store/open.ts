@@ -6,6 +6,7 @@ import pg from 'pg';
 import { kyselyStore, type Backend, type RunCompiled, type RunNow } from './kysely';
 import type { Tables } from './schema';
 import type { Store } from './types';
+import { logger } from '../logger';
 
 /** The SQLite file in a data directory. */
 export const SQLITE_FILE = 'provisioning.db';
@@ -137,7 +138,10 @@ export function postgresBackend(url: string, options: PostgresOptions = {}): Bac
 		}
 	});
 	pool.on('error', (error) => {
-		(options.onIdleError ?? ((e: Error) => console.error(`PostgreSQL: ${e.message}`)))(error);
+		(
+			options.onIdleError ??
+			((e: Error) => logger().error({ component: 'postgres' }, `PostgreSQL: ${e.message}`))
+		)(error);
 	});
 	keepConnectionErrors(pool);
 	const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });

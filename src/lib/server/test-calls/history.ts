@@ -2,6 +2,7 @@ import type { ServerContext } from '../context';
 import type { AuditEntry } from '../store/types';
 import type { ResolvedCall } from './input';
 import type { TestCallAnswer } from './run';
+import { logger } from '../logger';
 
 /**
  * Each user's history of test calls per service: the answer as it was returned (secrets
@@ -91,7 +92,7 @@ export async function writeAudits(
  */
 export function trimHistory(ctx: ServerContext, userId: number, service: string): Promise<void> {
 	return ctx.store.testCalls.trim(userId, service, HISTORY_KEEP).catch((error: unknown) => {
-		console.error(`Trimming the test-call history failed: ${(error as Error).message}`);
+		logger().error({ err: error }, 'Trimming the test-call history failed.');
 	});
 }
 

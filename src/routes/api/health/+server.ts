@@ -3,6 +3,7 @@ import { liveUpdatesStatus } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
 import { databaseLatency } from '$lib/server/health';
 import type { RequestHandler } from './$types';
+import { logger } from '$lib/server/logger';
 
 /** How long the database may take to answer before the app counts it as gone. */
 const DATABASE_TIMEOUT_MS = 2000;
@@ -22,7 +23,10 @@ export const GET: RequestHandler = async () => {
 	try {
 		latencyMs = await databaseLatency(store, DATABASE_TIMEOUT_MS);
 	} catch (error) {
-		console.error(`Health: the ${store.backend} database does not answer: ${String(error)}`);
+		logger().warn(
+			{ backend: store.backend, reason: String(error) },
+			`Health: the ${store.backend} database does not answer: ${String(error)}`
+		);
 		return json(
 			{
 				ok: false,

@@ -3,6 +3,7 @@ import { serverContext } from '$lib/server/context';
 import { databaseLatency } from '$lib/server/health';
 import { isDraining } from '$lib/server/lifecycle';
 import type { RequestHandler } from './$types';
+import { logger } from '$lib/server/logger';
 
 /** How long the database may take to answer (and be migrated) before the instance is not ready. */
 const READY_TIMEOUT_MS = 1000;
@@ -26,7 +27,10 @@ export const GET: RequestHandler = async () => {
 		// Migrated (`ready`) and answering now (`ping`), within the second.
 		latencyMs = await databaseLatency(store, READY_TIMEOUT_MS, { migrated: true });
 	} catch (error) {
-		console.error(`Readiness: the ${store.backend} database is not ready: ${String(error)}`);
+		logger().warn(
+			{ backend: store.backend, reason: String(error) },
+			'Readiness: the database is not ready.'
+		);
 		return json(
 			{
 				ok: false,
