@@ -98,8 +98,11 @@ describe('the log', () => {
 		// A profile whose scenario keeps a secret, saved (encrypted at rest), and a test call with
 		// another secret typed into it, sent to a real upstream.
 		const document = profileDocument({ 'account[password]': secretSample });
-		document.services.sendMessage.genericSmsSendUrl = `${upstream.url}/send`;
-		document.services.sendMessage.genericSmsSendPostData = '{"p":"%account[password]%"}';
+		document.services.sendMessage = {
+			...document.services.sendMessage,
+			genericSmsSendUrl: `${upstream.url}/send`,
+			genericSmsSendPostData: '{"p":"%account[password]%"}'
+		};
 		await createProfile(admin, 'With secrets', document);
 		const call = await admin.json('/api/test-calls', {
 			method: 'POST',
