@@ -3,13 +3,15 @@
 // came over, so http://localhost:3000 and http://127.0.0.1:3000 both work without ORIGIN (the
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
 // ORIGIN, or TRUST_PROXY=1 to take the scheme from the proxy's X-Forwarded-Proto.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { logger } from '../src/lib/server/logger.js';
+import { metrics } from '../src/lib/server/metrics.js';
 import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
 
 const log = logger();
+const measure = metrics();
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // What the app says of each request (its route's template, its user, the client's address),
 // by request id, taken as the request ends (see noteRequest in src/lib/server/lifecycle.ts).
@@ -73,6 +75,34 @@ function routeOf(url = '') {
 	return null;
 }
 
+/** Methods named in metric labels as they are; any other is `other` (labels stay bounded). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+// GET /metrics in Prometheus' text format, only with METRICS_TOKEN set and sent as a bearer
+// token (otherwise the path is the kit's, which answers 404).
+const metricsToken = process.env.METRICS_TOKEN || null;
+const digest = (text) => createHash('sha256').update(text).digest();
+
+async function serveMetrics(req, res) {
+	const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+	// Compared as digests of equal length, in constant time: the token is not guessed byte by byte.
+	if (!timingSafeEqual(digest(given), digest(metricsToken))) {
+		res.writeHead(401, {
+			'content-type': 'text/plain; charset=utf-8',
+			'www-authenticate': 'Bearer realm="metrics"',
+			'cache-control': 'no-store'
+		});
+		res.end('Send METRICS_TOKEN as a bearer token.\n');
+		return;
+	}
+	const text = await measure.registry.metrics();
+	res.writeHead(200, {
+		'content-type': measure.registry.contentType,
+		'cache-control': 'no-store'
+	});
+	res.end(text);
+}
+
 /** A caller's request id is kept when it is a sane token; otherwise one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -93,13 +123,24 @@ const server = http.createServer((req, res) => {
 		inFlight--;
 		const note = notes.get(requestId);
 		notes.delete(requestId);
+		const route = note?.route ?? routeOf(req.url);
+		const status = res.writableFinished ? res.statusCode : 0;
+		const seconds = (performance.now() - started) / 1000;
+		measure.httpDuration.observe(
+			{
+				method: METHODS.has(req.method) ? req.method : 'other',
+				route: route ?? 'unmatched',
+				status
+			},
+			seconds
+		);
 		log.info(
 			{
 				requestId,
 				method: req.method,
-				route: note?.route ?? routeOf(req.url),
-				status: res.writableFinished ? res.statusCode : 0,
-				durationMs: Math.round((performance.now() - started) * 10) / 10,
+				route,
+				status,
+				durationMs: Math.round(seconds * 10_000) / 10,
 				userId: note?.userId ?? null,
 				ip: note?.ip ?? req.socket.remoteAddress ?? null
 			},
@@ -116,6 +157,15 @@ const server = http.createServer((req, res) => {
 		(name) => res.hasHeader(name)
 	);
 	if (pushGateway && req.url?.startsWith('/sandbox/')) return pushGateway(req, res);
+	if (req.url === '/metrics') {
+		if (!metricsToken) {
+			// Off: nothing is there (not the kit's sign-in redirect either).
+			res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+			res.end('Not found: set METRICS_TOKEN to turn metrics on.\n');
+			return;
+		}
+		return void serveMetrics(req, res).catch(() => res.destroy());
+	}
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
 	admitSinkRequest(req);
 	const kit = () =>

@@ -191,6 +191,16 @@ export const SETTINGS: readonly Setting[] = [
 		rule: oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent')
 	},
 	{
+		name: 'METRICS_TOKEN',
+		group: 'server',
+		default: null,
+		description:
+			'turns on `GET /metrics` (Prometheus text format), for requests that send it as `Authorization: Bearer <token>`; unset, the path answers 404',
+		example: '$(openssl rand -hex 32)',
+		secret: true,
+		rule: text.min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)')
+	},
+	{
 		name: 'DATA_DIR',
 		group: 'data',
 		default: '`./data`',

@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { metrics } from './metrics.js';
 
 /**
  * The app's life as its operators see it: whether it is ready for traffic, and a graceful stop.
@@ -47,7 +48,10 @@ export function trackStream(end: () => void): () => void {
 		return () => {};
 	}
 	streams.add(end);
-	return () => streams.delete(end);
+	metrics().eventStreams.inc();
+	return () => {
+		if (streams.delete(end)) metrics().eventStreams.dec();
+	};
 }
 
 /** A blocked event loop past this long within the last window makes liveness answer 503. */
@@ -92,6 +96,7 @@ export function installLifecycle(closeStore: () => Promise<void>, facts: () => S
 		endStreams() {
 			const open = [...streams];
 			streams.clear();
+			metrics().eventStreams.set(0);
 			for (const end of open) end();
 			return open.length;
 		},

@@ -18,6 +18,7 @@ import { announce, onAnnounce, sharedLimiter } from './cluster';
 import type { ServerContext } from './context';
 import { bodyText } from './sinks';
 import type { SandboxPushRow, SandboxRow } from './store/types';
+import { metrics } from './metrics.js';
 
 /**
  * Push sandboxes: push gateways inside the app that a provider's own server calls at
@@ -508,29 +509,37 @@ export async function answerPush(
 	ctx: ServerContext,
 	incoming: IncomingPush
 ): Promise<GatewayAnswer> {
+	const pushes = metrics().sandboxPushes;
 	const sandbox = await sandboxByKey(ctx, incoming.key);
 	const endpoint = Object.hasOwn(ENDPOINTS, incoming.path) ? ENDPOINTS[incoming.path] : undefined;
-	if (!sandbox) return gatewayJson(404, 'No such push gateway: check the key in the address.');
+	if (!sandbox) {
+		pushes.inc({ verdict: 'no_such_sandbox' });
+		return gatewayJson(404, 'No such push gateway: check the key in the address.');
+	}
 	if (!endpoint) {
+		pushes.inc({ verdict: 'no_such_endpoint' });
 		return gatewayJson(404, 'No such endpoint: send to /pnm2/send or /pnm2/multisend.');
 	}
 	const { row, settings } = sandbox;
 	const wait = await overRateLimit(row.id, settings.rateLimit);
 	if (wait > 0) {
+		pushes.inc({ verdict: 'rate_limited' });
 		return gatewayJson(
 			429,
 			`Too many requests: this sandbox accepts ${settings.rateLimit} per second. Try again in ${wait} s.`,
 			{ 'retry-after': String(wait) }
 		);
 	}
-	const tooLarge = () =>
-		gatewayJson(
+	const tooLarge = () => {
+		pushes.inc({ verdict: 'too_large' });
+		return gatewayJson(
 			413,
 			`The body is larger than the sandbox's limit of ${SANDBOX_BODY_LIMIT} bytes.`,
 			{
 				connection: 'close'
 			}
 		);
+	};
 	if (Number(incoming.contentLength ?? 0) > SANDBOX_BODY_LIMIT) return tooLarge();
 	const bytes = await readLimited(incoming.body, SANDBOX_BODY_LIMIT);
 	if (!bytes) return tooLarge();
@@ -567,6 +576,8 @@ export async function answerPush(
 		ip: incoming.ip
 	};
 	await recordPush(ctx, row.id, record);
+	// By the contract's row that decided each answer (one per element of a multisend).
+	for (const entry of reply.trace) pushes.inc({ verdict: entry.outcome });
 	return jsonAnswer(reply.httpStatus, answer);
 }
 

@@ -4,6 +4,7 @@ import type { Role, User } from '../store/types';
 import { PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import { loginAttempt, loginNotChecked, loginSucceeded } from './rate-limit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
+import { metrics } from '../metrics.js';
 
 /**
  * Sessions and API tokens: who a request comes from. Session tokens live in an HttpOnly cookie
@@ -127,7 +128,9 @@ export async function login(
 	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
 	const actor = { id: null, email: typed, ip: input.ip };
 	const wait = await loginAttempt(email, input.ip);
+	const signIns = metrics().signIns;
 	if (wait > 0) {
+		signIns.inc({ method: 'password', result: 'rate_limited' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
 		return {
 			ok: false,
@@ -145,6 +148,7 @@ export async function login(
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
 		await loginNotChecked(email, input.ip);
+		signIns.inc({ method: 'password', result: 'busy' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'busy' });
 		return { ok: false, status: 503, message: error.message, retryAfter: error.retryAfter };
 	}
@@ -163,12 +167,14 @@ export async function login(
 				: now?.active
 					? 'changed_meanwhile'
 					: 'inactive';
+		signIns.inc({ method: 'password', result: 'refused' });
 		await recordAudit(ctx.store, { ...actor, id: user?.id ?? null }, 'login.failure', null, {
 			reason
 		});
 		return { ok: false, status: 401, message: WRONG_CREDENTIALS };
 	}
 	await loginSucceeded(email, input.ip);
+	signIns.inc({ method: 'password', result: 'success' });
 	if (input.previous) await endSession(ctx, input.previous);
 	const token = await startSession(ctx, now, { ip: input.ip, userAgent: input.userAgent });
 	await recordAudit(

@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import {
+	Kysely,
+	PostgresDialect,
+	SqliteDialect,
+	sql,
+	type LogEvent,
+	type Transaction
+} from 'kysely';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,6 +14,7 @@ import { kyselyStore, type Backend, type RunCompiled, type RunNow } from './kyse
 import type { Tables } from './schema';
 import type { Store } from './types';
 import { logger } from '../logger';
+import { metrics } from '../metrics.js';
 
 /** The SQLite file in a data directory. */
 export const SQLITE_FILE = 'provisioning.db';
@@ -45,19 +53,25 @@ export function sqliteBackend(dataDir: string): Backend {
 			return statement;
 		}
 	};
-	const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+	const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }), log: timed('sqlite') });
 
 	// Relaxed writes through the builder that hold the connection now, between their queries.
 	let relaxedHolders = 0;
 	// `exec`, not `pragma`: SQLite applies this pragma when it is prepared, and `pragma` would
 	// also make a statement object for it, twice per write.
 	const relaxedSync = (on: boolean) => raw.exec(`PRAGMA synchronous = ${on ? 'NORMAL' : 'FULL'}`);
+	const queries = metrics().queryDuration.labels('sqlite');
 	const run: RunCompiled = (query, parameters) => {
 		// As the builder's SQLite driver runs a query, on the same statements.
+		const started = performance.now();
 		const statement = database.prepare(query.sql);
-		if (statement.reader) return statement.all(parameters as unknown[]);
-		statement.run(parameters as unknown[]);
-		return [];
+		try {
+			if (statement.reader) return statement.all(parameters as unknown[]);
+			statement.run(parameters as unknown[]);
+			return [];
+		} finally {
+			queries.observe((performance.now() - started) / 1000);
+		}
 	};
 	const inOwnTransaction = raw.transaction(<T>(work: (run: RunCompiled) => T) => work(run));
 	// One connection and one thread: work that runs in one turn cannot interleave with another
@@ -95,6 +109,24 @@ export function sqliteBackend(dataDir: string): Backend {
 		now,
 		close: () => db.destroy()
 	};
+}
+
+/** Kysely's log of every query it runs, as the metrics' query durations. */
+function timed(backend: 'sqlite' | 'postgres'): (event: LogEvent) => void {
+	const queries = metrics().queryDuration.labels(backend);
+	return (event) => queries.observe(event.queryDurationMillis / 1000);
+}
+
+/** The pool's connections (idle, busy) and the clients waiting for one, kept as gauges. */
+function watchPool(pool: pg.Pool): void {
+	const gauge = metrics().poolConnections;
+	const update = () => {
+		gauge.set({ state: 'idle' }, pool.idleCount);
+		gauge.set({ state: 'busy' }, pool.totalCount - pool.idleCount);
+		gauge.set({ state: 'waiting' }, pool.waitingCount);
+	};
+	for (const event of ['connect', 'acquire', 'release', 'remove'] as const) pool.on(event, update);
+	update();
 }
 
 /** Options of the PostgreSQL backend. */
@@ -144,7 +176,8 @@ export function postgresBackend(url: string, options: PostgresOptions = {}): Bac
 		)(error);
 	});
 	keepConnectionErrors(pool);
-	const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+	watchPool(pool);
+	const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: timed('postgres') });
 	return {
 		dialect: 'postgres',
 		db,

@@ -5,6 +5,7 @@ import { errorBody } from '../http';
 import { keepInHistory, trimHistory, writeAudits } from './history';
 import { CallInputError, resolveCall, type TestCallInput } from './input';
 import { runTestCall, TooManyCallsError, type AuditSink } from './run';
+import { metrics } from '../metrics.js';
 
 /**
  * `POST /api/test-calls` once its body is read: sends the request(s) the preview shows and
@@ -41,10 +42,19 @@ export async function answerTestCall(
 	const actor = { id: user.id, email: user.email, ip: caller.ip };
 	const audits: AuditSink = [];
 	let kept = false;
+	const started = performance.now();
+	const measure = metrics();
+	const took = (outcome: string) =>
+		measure.testCallDuration.observe({ outcome }, (performance.now() - started) / 1000);
 	try {
 		const call = await resolveCall(ctx, input);
 		const origins = [caller.origin, ctx.config.origin].filter((o): o is string => !!o);
 		const answer = await runTestCall(ctx, actor, call, origins, input.callId, audits);
+		const outcomes = answer.calls.map((c) =>
+			'error' in c ? 'error' : c.interpretation.success ? 'success' : 'failure'
+		);
+		for (const outcome of outcomes) measure.testCalls.inc({ outcome });
+		took(outcomes.find((o) => o !== 'success') ?? (outcomes.length ? 'success' : 'refused'));
 		kept = true;
 		const id = await keepInHistory(ctx, user.id, call, answer, audits);
 		// After the answer is written: the trim's write does not hold it up.
@@ -54,8 +64,11 @@ export async function answerTestCall(
 		// The requests that were sent before a failure are audited all the same.
 		if (!kept) await writeAudits(ctx, audits);
 		// A refused call is audited too: who tried to send what, and why it was refused.
-		const refused = (code: string) =>
-			recordAudit(ctx.store, actor, 'test_call', input.service, { refused: code });
+		const refused = (code: string) => {
+			measure.testCalls.inc({ outcome: 'refused' });
+			took('refused');
+			return recordAudit(ctx.store, actor, 'test_call', input.service, { refused: code });
+		};
 		if (failure instanceof TooManyCallsError) {
 			await refused('too_many_calls');
 			return error(429, 'too_many_calls', failure.message);
