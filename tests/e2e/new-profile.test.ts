@@ -95,6 +95,35 @@ test.describe('a new profile', () => {
 		await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0);
 	});
 
+	test('by keyboard alone: the name, the way in, the XML, the review and Create', async ({
+		page
+	}) => {
+		const name = uniqueName('Keyboard');
+		await page.goto('/profiles');
+		const panel = page.getByRole('region', { name: 'New profile' });
+		await panel.getByLabel('Name', { exact: true }).focus();
+		await page.keyboard.type(name);
+		await page.keyboard.press('Tab');
+		await expect(panel.getByRole('radio', { name: /^Empty/ })).toBeFocused();
+		await page.keyboard.press('ArrowDown');
+		await expect(panel.getByRole('radio', { name: /^Provisioning XML/ })).toBeChecked();
+		await page.keyboard.press('Tab');
+		const xml = panel.getByRole('textbox', { name: 'XML', exact: true });
+		await expect(xml).toBeFocused();
+		await page.keyboard.insertText(ACCOUNT_XML);
+		await page.keyboard.press('Tab');
+		await expect(panel.getByLabel('XML file')).toBeFocused();
+		await page.keyboard.press('Tab');
+		await expect(panel.getByRole('button', { name: 'Review the new profile' })).toBeFocused();
+		await page.keyboard.press('Enter');
+		const create = page.getByRole('button', { name: 'Create the profile' });
+		await expect(create).toBeVisible();
+		await create.focus();
+		await page.keyboard.press('Enter');
+		await page.waitForURL(/\?created=xml$/);
+		expect(await profilesNamed(page, name)).toHaveLength(1);
+	});
+
 	test('from an XML file', async ({ page }) => {
 		const name = uniqueName('File');
 		const panel = await startFrom(page, name, 'Provisioning XML');
