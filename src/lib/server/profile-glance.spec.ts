@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICES } from '$lib/core/catalogue';
 import { newDocument, type ProfileDocument } from '$lib/core/profile';
+import type { ServerContext } from './context';
 import type { FlowRunSummary } from './flows';
-import { glanceOf, pushState, serviceState, verdictOf } from './profile-glance';
+import {
+	glanceOf,
+	pushState,
+	revisionStates,
+	serviceState,
+	statesOf,
+	verdictOf
+} from './profile-glance';
+import type { ProfileRow, RevisionRow } from './store/types';
 
 function withServices(services: Record<string, Record<string, string>>): ProfileDocument {
 	return { ...newDocument(), services } as ProfileDocument;
@@ -71,7 +80,7 @@ describe('glanceOf', () => {
 			sendMessage: { genericSmsSendUrl: 'https://sms.example.com/send?to=%sms_to%' }
 		});
 		const glance = glanceOf(
-			document,
+			statesOf(document),
 			[
 				{ at: 5, service: 'sendMessage', by: 'Ada', outcomes: [{ status: 200, success: true }] },
 				{ at: 6, service: 'nowhere', by: 'Bob', outcomes: [] }
@@ -107,6 +116,65 @@ describe('glanceOf', () => {
 	});
 
 	it('has no last run when the profile has none', () => {
-		expect(glanceOf(newDocument(), [], []).lastRun).toBeNull();
+		expect(glanceOf(statesOf(newDocument()), [], []).lastRun).toBeNull();
+	});
+});
+
+describe('revisionStates', () => {
+	/** A server whose store holds one profile with two revisions, counting the revisions read. */
+	function serverWithProfile() {
+		const reads: number[] = [];
+		const row: ProfileRow = {
+			id: 'p',
+			name: 'P',
+			createdAt: 1,
+			createdBy: null,
+			deletedAt: null,
+			headRevision: 2,
+			updatedAt: 1
+		};
+		const documents: Record<number, ProfileDocument> = {
+			1: newDocument(),
+			2: withServices({
+				sendMessage: { genericSmsSendUrl: 'https://sms.example.com/?to=%sms_to%' }
+			})
+		};
+		const revision = async (_id: string, n: number): Promise<RevisionRow | undefined> => {
+			reads.push(n);
+			if (!documents[n]) return undefined;
+			return {
+				profileId: 'p',
+				revision: n,
+				document: JSON.stringify(documents[n]),
+				secrets: null,
+				authorId: null,
+				authorName: null,
+				createdAt: 1,
+				message: null
+			};
+		};
+		const store = { profiles: { get: async () => row, revision } };
+		return { ctx: { store } as unknown as ServerContext, reads };
+	}
+
+	it('reads and builds a revision once, and each revision apart', async () => {
+		const { ctx, reads } = serverWithProfile();
+		const [first, again] = await Promise.all([
+			revisionStates(ctx, 'p', 2),
+			revisionStates(ctx, 'p', 2)
+		]);
+		expect(first?.services.sendMessage.state).toBe('ok');
+		expect(again).toBe(first);
+		expect(await revisionStates(ctx, 'p', 2)).toBe(first);
+		expect(reads).toEqual([2]);
+		expect((await revisionStates(ctx, 'p', 1))?.services.sendMessage.state).toBe('unset');
+		expect(reads).toEqual([2, 1]);
+	});
+
+	it('keeps nothing for a revision that does not exist', async () => {
+		const { ctx, reads } = serverWithProfile();
+		expect(await revisionStates(ctx, 'p', 9)).toBeUndefined();
+		expect(await revisionStates(ctx, 'p', 9)).toBeUndefined();
+		expect(reads).toEqual([9, 9]);
 	});
 });

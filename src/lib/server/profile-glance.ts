@@ -111,12 +111,36 @@ export function pushState(
 	return { state: worstOf(counts), ...counts };
 }
 
-/** The glance of a document, given the newest calls of its services and its flow runs (newest first). */
+/** What a revision says of its services and push settings; a revision never changes. */
+export interface RevisionStates {
+	services: Record<string, SettingsState>;
+	push: ProfileDocument['push'];
+}
+
+/** The states of every template service of a document. */
+export function statesOf(document: ProfileDocument): RevisionStates {
+	const services = Object.fromEntries(
+		TEMPLATE_SERVICES.map((s) => [s.id, serviceState(document, s.id)])
+	);
+	return { services, push: document.push };
+}
+
+/** As {@link statesOf}, letting other requests in between services (a megabyte body takes a while). */
+async function statesBetweenRequests(document: ProfileDocument): Promise<RevisionStates> {
+	const services: Record<string, SettingsState> = {};
+	for (const service of TEMPLATE_SERVICES) {
+		await new Promise((resolve) => setImmediate(resolve));
+		services[service.id] = serviceState(document, service.id);
+	}
+	return { services, push: document.push };
+}
+
+/** The glance of a revision's states, given the newest calls of its services and its flow runs (newest first). */
 export function glanceOf(
-	document: ProfileDocument,
+	states: RevisionStates,
 	calls: readonly CallSeen[],
 	runs: readonly FlowRunSummary[],
-	push: SettingsState = pushState(document.push)
+	push: SettingsState = pushState(states.push)
 ): ProfileGlance {
 	const services = TEMPLATE_SERVICES.map((service) => {
 		const call = calls.find((c) => c.service === service.id);
@@ -126,7 +150,7 @@ export function glanceOf(
 		return {
 			id: service.id,
 			title: service.title,
-			...serviceState(document, service.id),
+			...(states.services[service.id] ?? { state: 'unset' as const, errors: 0, warnings: 0 }),
 			lastCall: call ? { at: call.at, by: call.by, ...verdictOf(call.outcomes) } : null,
 			lastFlow:
 				run && step
@@ -141,23 +165,62 @@ export function glanceOf(
 	return { services, push, lastRun };
 }
 
+/** Revisions whose states are kept, per server: the most recently shown. */
+const KEPT_REVISIONS = 500;
+const keptStates = new WeakMap<ServerContext, Map<string, Promise<RevisionStates | undefined>>>();
+
 /**
- * A profile's head at a glance, or undefined when there is no such profile. A bounded number of
- * reads whatever the number of services: the head, the newest call of each service (one
- * query), the kept flow runs, and the team's sandboxes only when a gateway URL is set.
+ * A revision's states, built once per server and kept: a revision never changes, so the page
+ * reads and builds a document only when it shows a revision for the first time. Loads of the
+ * same revision at once share one build.
+ */
+export function revisionStates(
+	ctx: ServerContext,
+	id: string,
+	revision: number
+): Promise<RevisionStates | undefined> {
+	let kept = keptStates.get(ctx);
+	if (!kept) keptStates.set(ctx, (kept = new Map()));
+	const key = `${id}@${revision}`;
+	const found = kept.get(key);
+	if (found) {
+		// Most recently shown last, so the oldest goes first.
+		kept.delete(key);
+		kept.set(key, found);
+		return found;
+	}
+	const built = getProfile(ctx, id, revision).then((profile) =>
+		profile ? statesBetweenRequests(profile.document) : undefined
+	);
+	kept.set(key, built);
+	built.then(
+		(states) => {
+			if (!states) kept.delete(key);
+		},
+		() => kept.delete(key)
+	);
+	if (kept.size > KEPT_REVISIONS) kept.delete(kept.keys().next().value!);
+	return built;
+}
+
+/**
+ * A profile's revision at a glance, or undefined when there is no such revision. A bounded
+ * number of reads whatever the number of services: the revision's states (read and built once,
+ * see {@link revisionStates}), the newest call of each service (one query), the kept flow runs,
+ * and the team's sandboxes only when a gateway URL is set.
  */
 export async function profileGlance(
 	ctx: ServerContext,
 	id: string,
+	revision: number,
 	origin: string
 ): Promise<ProfileGlance | undefined> {
-	const [profile, rows, runs] = await Promise.all([
-		getProfile(ctx, id),
+	const [states, rows, runs] = await Promise.all([
+		revisionStates(ctx, id, revision),
 		ctx.store.testCalls.latestOfProfile(id),
 		listFlowRuns(ctx, id)
 	]);
-	if (!profile) return undefined;
-	const { document } = profile;
+	if (!states) return undefined;
 	const calls = rows.map((row) => ({
 		at: row.at,
 		service: row.service,
@@ -165,9 +228,9 @@ export async function profileGlance(
 		outcomes: (JSON.parse(row.summary) as Pick<HistorySummary, 'outcomes'>).outcomes ?? []
 	}));
 	let gateways;
-	if (document.push.gatewayUrl !== '') {
+	if (states.push.gatewayUrl !== '') {
 		const sandboxes = await listSandboxes(ctx, origin);
 		gateways = { sandboxes, origin };
 	}
-	return glanceOf(document, calls, runs, pushState(document.push, gateways));
+	return glanceOf(states, calls, runs, pushState(states.push, gateways));
 }
