@@ -419,6 +419,62 @@ test.describe('layout at every width, in light and dark', () => {
 		await expect(menu).toBeHidden();
 		await expect(nav).toBeVisible();
 	});
+
+	/** The longest name a profile can have (200 characters), in one word: it must wrap. */
+	const LONGEST_NAME = `Provider-${'x'.repeat(191)}`;
+
+	test('a new profile from XML, its review, with the longest name and a 300-character URL', async ({
+		page
+	}) => {
+		const f = await shared(page);
+		await page.goto('/profiles');
+		const panel = page.getByRole('region', { name: 'New profile' });
+		await panel.getByLabel('Name', { exact: true }).fill(LONGEST_NAME);
+		await panel.getByRole('radio', { name: /^Provisioning XML/ }).check();
+		const xml = `<account>\n<genericSmsSendUrl>${f.url.replaceAll('&', '&amp;')}</genericSmsSendUrl>\n</account>`;
+		await panel.getByRole('textbox', { name: 'XML', exact: true }).fill(xml);
+		// The form as filled in, then its review, each at every width without loading it again.
+		for (const step of ['new-profile-form', 'new-profile-review']) {
+			if (step === 'new-profile-review') {
+				await panel.getByRole('button', { name: 'Review the new profile' }).click();
+				await expect(page.getByRole('table', { name: /What will change/ })).toContainText(f.url);
+			}
+			for (const width of WIDTHS) {
+				await page.setViewportSize({ width, height: 900 });
+				for (const scheme of SCHEMES) {
+					await page.emulateMedia({ colorScheme: scheme });
+					await screenshot(page, `${step}-${width}-${scheme}`);
+					await expectNoSidewaysScroll(page);
+					await expectSchemeBackground(page, scheme);
+					if (AXE_WIDTHS.has(width)) await expectAccessible(page);
+				}
+			}
+		}
+	});
+
+	test('a profile at a glance, with the longest name and a 300-character URL', async ({ page }) => {
+		const f = await shared(page);
+		const id = await createProfile(
+			page,
+			LONGEST_NAME.replace('Provider', uniqueName('Glance')).slice(0, 200)
+		);
+		const saved = await page.request.put(`/api/profiles/${id}`, {
+			headers: { origin: new URL(page.url()).origin },
+			data: {
+				baseRevision: 1,
+				document: {
+					services: {
+						sendMessage: { genericSmsSendUrl: f.url },
+						externalAuth: { externalAuthUrl: 'https://auth.example.com/?u=%no_such_name%' }
+					}
+				}
+			}
+		});
+		expect(saved.status()).toBe(200);
+		await atEveryWidth(page, `/profiles/${id}`, 'profile-glance', async () => {
+			await expect(page.getByRole('region', { name: 'At a glance' })).toContainText('1 error');
+		});
+	});
 });
 
 test.describe('signed-out pages and refusals at every width, in light and dark', () => {

@@ -136,14 +136,20 @@ async function review(
 ): Promise<ReviewOutcome> {
 	const profile = await getProfile(ctx, id, baseRevision);
 	if (!profile || profile.deletedAt !== null) return { ok: false, reason: 'not_found' };
-	const outcome = propose(profile.document);
+	return withChanges(profile.document, profile.revision, propose(profile.document));
+}
+
+/** A proposal with its changes from `current` (the document at `baseRevision`) filled in. */
+export function withChanges(
+	current: ProfileDocument,
+	baseRevision: number,
+	outcome: ReviewOutcome
+): ReviewOutcome {
 	if (!outcome.ok) return outcome;
 	const target = outcome.document ?? outcome.preview?.document ?? null;
 	const pending = new Set(outcome.preview?.pending ?? []);
-	const changes = target
-		? diffDocuments(profile.document, target).filter((c) => !pending.has(c.path))
-		: [];
-	return { ...outcome, review: { ...outcome.review, baseRevision: profile.revision, changes } };
+	const changes = target ? diffDocuments(current, target).filter((c) => !pending.has(c.path)) : [];
+	return { ...outcome, review: { ...outcome.review, baseRevision, changes } };
 }
 
 /** What importing `xml` into the profile (at `baseRevision`, else the head) would change. */
@@ -154,38 +160,45 @@ export function reviewXmlImport(
 	choices: ConflictChoices = {},
 	baseRevision?: number
 ): Promise<ReviewOutcome> {
-	return review(ctx, id, baseRevision, (current) => {
-		const imported = importXml(xml);
-		if (!imported.ok) return { ok: false, reason: 'invalid', issues: imported.issues };
-		const { conflicts, form } = imported.value;
-		const applied = applyImport(current, imported.value, choices);
-		const unfit = applied.ok ? documentIssues(applied.value) : [];
-		if (unfit.length) return { ok: false, reason: 'invalid', issues: unfit };
-		const base = { baseRevision: 0, changes: [], conflicts, form };
-		// Unresolved conflicts: the other changes are shown meanwhile (the conflicting settings
-		// are left out of them until a value is chosen).
-		let preview: { document: ProfileDocument; pending: string[] } | undefined;
-		if (!applied.ok && conflicts.length) {
-			const unresolved = conflicts.filter((c) => choices[conflictId(c)] === undefined);
-			const first = Object.fromEntries(unresolved.map((c) => [conflictId(c), 0]));
-			const tried = applyImport(current, imported.value, { ...choices, ...first });
-			const pending = unresolved.map((c) => `services.${conflictId(c)}`);
-			if (tried.ok) preview = { document: tried.value, pending };
-		}
-		return {
-			ok: true,
-			review: { ...base, issues: imported.issues },
-			document: applied.ok ? applied.value : null,
-			preview
-		};
-	});
+	return review(ctx, id, baseRevision, (current) => proposeXmlImport(current, xml, choices));
+}
+
+/** What importing `xml` into `current` proposes, its changes not yet computed. */
+export function proposeXmlImport(
+	current: ProfileDocument,
+	xml: string,
+	choices: ConflictChoices
+): ReviewOutcome {
+	const imported = importXml(xml);
+	if (!imported.ok) return { ok: false, reason: 'invalid', issues: imported.issues };
+	const { conflicts, form } = imported.value;
+	const applied = applyImport(current, imported.value, choices);
+	const unfit = applied.ok ? documentIssues(applied.value) : [];
+	if (unfit.length) return { ok: false, reason: 'invalid', issues: unfit };
+	const base = { baseRevision: 0, changes: [], conflicts, form };
+	// Unresolved conflicts: the other changes are shown meanwhile (the conflicting settings
+	// are left out of them until a value is chosen).
+	let preview: { document: ProfileDocument; pending: string[] } | undefined;
+	if (!applied.ok && conflicts.length) {
+		const unresolved = conflicts.filter((c) => choices[conflictId(c)] === undefined);
+		const first = Object.fromEntries(unresolved.map((c) => [conflictId(c), 0]));
+		const tried = applyImport(current, imported.value, { ...choices, ...first });
+		const pending = unresolved.map((c) => `services.${conflictId(c)}`);
+		if (tried.ok) preview = { document: tried.value, pending };
+	}
+	return {
+		ok: true,
+		review: { ...base, issues: imported.issues },
+		document: applied.ok ? applied.value : null,
+		preview
+	};
 }
 
 /**
  * What keeps a document from being saved as a profile (a setting over 2 MB, too many kept
  * elements, …): checked before the review is shown and again before anything is written.
  */
-function documentIssues(document: ProfileDocument): Issue[] {
+export function documentIssues(document: ProfileDocument): Issue[] {
 	const parsed = ProfileDocumentSchema.safeParse(document);
 	if (parsed.success) return [];
 	return parsed.error.issues.map((issue) => ({
@@ -203,28 +216,36 @@ export function reviewBackupRestore(
 	text: string,
 	baseRevision?: number
 ): Promise<ReviewOutcome> {
-	return review(ctx, id, baseRevision, () => {
-		const backup = parseBackup(text);
-		if (!backup.ok) return { ok: false, reason: 'invalid', issues: backup.issues };
-		const issues: Issue[] = [...backup.issues];
-		if (backup.value.profile.id !== id) {
-			issues.push({
-				code: 'backup_other_profile',
-				severity: 'warning',
-				message: `This backup was made of another profile ("${backup.value.profile.name}"); its document replaces this one's.`
-			});
-		}
-		if (backup.value.secrets === 'left_out') {
-			issues.push({
-				code: 'backup_secrets_left_out',
-				severity: 'info',
-				message:
-					'Secret values were left out of this backup: the values this profile has stored under the same scenario names are kept.'
-			});
-		}
-		const review = { baseRevision: 0, changes: [], conflicts: [], issues };
-		return { ok: true, review, document: backup.value.document };
-	});
+	return review(ctx, id, baseRevision, () => proposeBackupRestore(text, id));
+}
+
+/**
+ * What restoring a backup's text proposes, its changes not yet computed: into the profile `id`,
+ * or into a new profile when `id` is null.
+ */
+export function proposeBackupRestore(text: string, id: string | null): ReviewOutcome {
+	const backup = parseBackup(text);
+	if (!backup.ok) return { ok: false, reason: 'invalid', issues: backup.issues };
+	const issues: Issue[] = [...backup.issues];
+	if (id !== null && backup.value.profile.id !== id) {
+		issues.push({
+			code: 'backup_other_profile',
+			severity: 'warning',
+			message: `This backup was made of another profile ("${backup.value.profile.name}"); its document replaces this one's.`
+		});
+	}
+	if (backup.value.secrets === 'left_out') {
+		issues.push({
+			code: 'backup_secrets_left_out',
+			severity: 'info',
+			message:
+				id === null
+					? 'Secret values were left out of this backup: enter them again in the new profile.'
+					: 'Secret values were left out of this backup: the values this profile has stored under the same scenario names are kept.'
+		});
+	}
+	const review = { baseRevision: 0, changes: [], conflicts: [], issues };
+	return { ok: true, review, document: backup.value.document };
 }
 
 /** Saves a reviewed document as a new revision on top of `baseRevision`. */

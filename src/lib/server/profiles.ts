@@ -171,6 +171,8 @@ export async function createProfile(
 		document: ProfileDocument;
 		message?: string | null;
 		duplicateOf?: string;
+		/** What the document was read from, when not made here (for the audit log). */
+		from?: 'xml' | 'backup';
 		/** Where masked secrets of the document come from, with their bindings (a duplicate). */
 		secretsFrom?: SealedSecrets;
 	}
@@ -191,7 +193,8 @@ export async function createProfile(
 	});
 	await recordAudit(ctx.store, actorOf(user, ip), 'profile.created', profile.id, {
 		name: profile.name,
-		duplicateOf: input.duplicateOf ?? null
+		duplicateOf: input.duplicateOf ?? null,
+		...(input.from ? { from: input.from } : {})
 	});
 	return view(profile, revision, ctx);
 }

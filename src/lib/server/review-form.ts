@@ -25,7 +25,8 @@ export type Decoder = (
 	bytes: Uint8Array
 ) => { ok: true; text: string } | { ok: false; issue: Issue };
 
-async function submitted(data: FormData, decode: Decoder) {
+/** The submitted file (decoded) or, without one, the pasted text. */
+export async function submitted(data: FormData, decode: Decoder) {
 	const file = data.get('file');
 	if (file instanceof File && file.size > 0) {
 		const decoded = decode(new Uint8Array(await file.arrayBuffer()));
@@ -37,7 +38,8 @@ async function submitted(data: FormData, decode: Decoder) {
 	return { ok: true as const, text: typeof text === 'string' ? text : '' };
 }
 
-function choicesOf(data: FormData): ConflictChoices {
+/** The values chosen for conflicting settings (`choice:<service>.<key>` fields). */
+export function choicesOf(data: FormData): ConflictChoices {
 	const choices: ConflictChoices = {};
 	for (const [name, value] of data) {
 		if (name.startsWith('choice:') && typeof value === 'string' && /^\d+$/.test(value)) {
@@ -45,6 +47,20 @@ function choicesOf(data: FormData): ConflictChoices {
 		}
 	}
 	return choices;
+}
+
+/** JSON is read as UTF-8; a file that is not is refused rather than guessed. */
+export function decodeJsonBytes(bytes: Uint8Array): ReturnType<Decoder> {
+	try {
+		return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+	} catch {
+		const issue = {
+			code: 'backup_invalid',
+			severity: 'error' as const,
+			message: 'The backup file is not UTF-8 text: choose the JSON file this app saved.'
+		};
+		return { ok: false, issue };
+	}
 }
 
 function refused(text: string, issues: Issue[], what: string) {

@@ -1,11 +1,22 @@
 import { fail, redirect } from '@sveltejs/kit';
+import type { Issue } from '$lib/core/issues';
 import { newDocument } from '$lib/core/profile';
+import { decodeXmlBytes } from '$lib/core/xml';
 import { recordAudit } from '$lib/server/audit';
 import type { AuthUser } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
+import {
+	checkNewName,
+	createReviewed,
+	reviewNewProfile,
+	sourceOf,
+	type NewProfileSource
+} from '$lib/server/new-profile';
 import { ProfileNameSchema } from '$lib/server/profile-api';
+import type { Review } from '$lib/server/profile-io';
 import { createProfile, headSource } from '$lib/server/profiles';
+import { choicesOf, decodeJsonBytes, submitted } from '$lib/server/review-form';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
 function text(value: FormDataEntryValue | null): string {
@@ -24,6 +35,24 @@ function actor(event: RequestEvent, user: AuthUser) {
 	return { id: user.id, email: user.email, ip: clientIp(event) };
 }
 
+/** What the new-profile form answers: a review to show, or what is wrong and where. */
+interface NewProfileResult {
+	form: 'create';
+	source: NewProfileSource;
+	name: string;
+	text?: string;
+	review?: Review;
+	nameError?: string;
+	error?: string;
+	issues?: Issue[];
+}
+
+const WHAT = { xml: 'XML', backup: 'backup' } as const;
+
+function refused(status: number, result: Omit<NewProfileResult, 'form'>) {
+	return fail(status, { form: 'create', ...result } as NewProfileResult);
+}
+
 export const load: PageServerLoad = async ({ locals }) => {
 	const store = serverContext().store;
 	return {
@@ -34,18 +63,68 @@ export const load: PageServerLoad = async ({ locals }) => {
 };
 
 export const actions: Actions = {
-	/** Creates a profile (revision 1) with the standard scenarios, and opens it. */
+	/**
+	 * Creates an empty profile (revision 1) with the standard scenarios and opens it; or, from
+	 * XML or a backup, answers the review of what the new profile would hold (nothing is saved).
+	 */
 	create: async (event) => {
 		const data = await event.request.formData();
 		const name = text(data.get('name'));
-		const checked = checkName(name);
-		if (!checked.ok) return fail(400, { form: 'create' as const, name, error: checked.message });
-		const profile = await createProfile(serverContext(), requireUser(event), clientIp(event), {
-			name: checked.name,
-			document: newDocument(),
-			message: 'Created'
-		});
-		redirect(303, `/profiles/${encodeURIComponent(profile.id)}?created`);
+		const source = sourceOf(data.get('source'));
+		const ctx = serverContext();
+		const input =
+			source === 'empty'
+				? { ok: true as const, text: '' }
+				: await submitted(data, source === 'xml' ? decodeXmlBytes : decodeJsonBytes);
+		const kept = { source, name, text: input.ok ? input.text : '' };
+		const checked = await checkNewName(ctx, name);
+		if (!checked.ok) return refused(400, { ...kept, nameError: checked.message });
+		if (source === 'empty') {
+			const profile = await createProfile(ctx, requireUser(event), clientIp(event), {
+				name: checked.name,
+				document: newDocument(),
+				message: 'Created'
+			});
+			redirect(303, `/profiles/${encodeURIComponent(profile.id)}?created`);
+		}
+		const what = WHAT[source];
+		if (!input.ok) {
+			return refused(400, { ...kept, error: `The ${what} cannot be read.`, issues: input.issues });
+		}
+		if (input.text.trim() === '') {
+			return refused(400, { ...kept, error: `Paste the ${what} or choose a file.` });
+		}
+		const outcome = reviewNewProfile(source, input.text, choicesOf(data));
+		if (!outcome.ok) {
+			const issues = outcome.reason === 'invalid' ? outcome.issues : [];
+			return refused(400, { ...kept, error: `The ${what} cannot be read.`, issues });
+		}
+		return { form: 'create', ...kept, review: outcome.review } as NewProfileResult;
+	},
+
+	/** Creates the reviewed profile: its first revision holds the reviewed document. */
+	apply: async (event) => {
+		const data = await event.request.formData();
+		const name = text(data.get('name'));
+		const source = sourceOf(data.get('source'));
+		const body = text(data.get('text'));
+		if (source === 'empty') return refused(400, { source, name, error: 'Review again.' });
+		const ctx = serverContext();
+		const outcome = reviewNewProfile(source, body, choicesOf(data));
+		const review = outcome.ok ? outcome.review : undefined;
+		const kept = { source, name, text: body, review };
+		const checked = await checkNewName(ctx, name);
+		if (!checked.ok) {
+			// The review is gone with the name: the form comes back to choose another.
+			return refused(400, { ...kept, review: undefined, nameError: checked.message });
+		}
+		const acting = { user: requireUser(event), ip: clientIp(event) };
+		const created = await createReviewed(ctx, acting, checked.name, source, outcome);
+		if (!created.ok) {
+			const error = `The ${WHAT[source]} cannot be applied; no profile was created.`;
+			return refused(400, { ...kept, error, issues: created.issues });
+		}
+		redirect(303, `/profiles/${encodeURIComponent(created.profile.id)}?created=${source}`);
 	},
 
 	/** Copies a profile's head, secrets included, as a new profile. */

@@ -728,6 +728,36 @@ export function kyselyStore(backend: Backend): Store {
 					.where('user_id', '=', userId)
 					.executeTakeFirst();
 				return row ? testCall(row) : undefined;
+			},
+			async latestOfProfile(profileId) {
+				// The newest id of each service, found on the (profile, service, id) index.
+				const rows = await db
+					.selectFrom('test_calls as t')
+					.leftJoin('users as u', 'u.id', 't.user_id')
+					.select([
+						't.id',
+						't.user_id',
+						't.service',
+						't.profile_id',
+						't.scenario',
+						't.at',
+						't.summary',
+						'u.name as user_name',
+						'u.email as user_email'
+					])
+					.where('t.id', 'in', (eb) =>
+						eb
+							.selectFrom('test_calls')
+							.select((e) => e.fn.max('id').as('id'))
+							.where('profile_id', '=', profileId)
+							.groupBy('service')
+					)
+					.execute();
+				return rows.map((r) => {
+					const { record: _r, ...rest } = testCall(r);
+					void _r;
+					return { ...rest, userName: r.user_name ?? null, userEmail: r.user_email ?? null };
+				});
 			}
 		},
 		flowRuns: {

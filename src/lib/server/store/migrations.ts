@@ -252,6 +252,18 @@ export const MIGRATIONS: readonly Migration[] = [
 				.addColumn('expire', 'bigint')
 				.execute();
 		}
+	},
+	{
+		version: 6,
+		name: 'test calls found by profile',
+		async up(db) {
+			// A profile's page shows the newest call of each of its services, whoever made it.
+			await db.schema
+				.createIndex('test_calls_profile_service')
+				.on('test_calls')
+				.columns(['profile_id', 'service', 'id'])
+				.execute();
+		}
 	}
 ];
 

@@ -553,6 +553,38 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			await store.testCalls.trim(a.id, 'sendMessage', 2);
 			expect(await store.testCalls.list(a.id, 'sendMessage', null, 10)).toHaveLength(2);
 		});
+
+		it('answers the newest call of each service of a profile, whoever made it', async () => {
+			const a = await user('first@example.test');
+			const b = await user('second@example.test');
+			const add = (userId: number, service: string, profileId: string | null, at: number) =>
+				store.testCalls.add({
+					userId,
+					service,
+					profileId,
+					scenario: null,
+					at,
+					summary: `{"at":${at}}`,
+					record: '{}'
+				});
+			await add(a.id, 'sendMessage', 'p1', 1);
+			await add(b.id, 'sendMessage', 'p1', 2);
+			await add(a.id, 'sendMessage', 'p2', 3);
+			await add(a.id, 'sendMessage', null, 4);
+			await add(a.id, 'showUser', 'p1', 5);
+			const latest = await store.testCalls.latestOfProfile('p1');
+			const byService = Object.fromEntries(latest.map((r) => [r.service, r]));
+			expect(Object.keys(byService).sort()).toEqual(['sendMessage', 'showUser']);
+			expect(byService.sendMessage).toMatchObject({
+				at: 2,
+				userId: b.id,
+				userEmail: 'second@example.test',
+				summary: '{"at":2}'
+			});
+			expect(byService.showUser).toMatchObject({ at: 5, userEmail: 'first@example.test' });
+			expect(byService.sendMessage).not.toHaveProperty('record');
+			expect(await store.testCalls.latestOfProfile('none')).toEqual([]);
+		});
 	});
 
 	describe('flow runs', () => {
@@ -813,13 +845,16 @@ describe('SQLite specifics', () => {
 			expect(
 				after.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()
 			).toEqual(MIGRATIONS.map((m) => m.version));
-			// The old schema is kept as it was; only later migrations' tables are added beside it.
+			// The old schema is kept as it was; only later migrations' tables and indexes are added
+			// beside it.
+			const later = (name: string) =>
+				name.startsWith('flow_runs') || name === 'test_calls_profile_service';
 			const added = after
 				.prepare(
 					"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"
 				)
 				.all() as { name: string }[];
-			expect(added.filter((o) => !o.name.startsWith('flow_runs'))).toEqual(schema);
+			expect(added.filter((o) => !later(o.name))).toEqual(schema);
 		} finally {
 			after.close();
 		}

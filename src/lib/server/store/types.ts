@@ -256,6 +256,15 @@ export interface Store {
 			limit: number
 		): Promise<Omit<TestCallRow, 'record'>[]>;
 		get(id: number, userId: number): Promise<TestCallRow | undefined>;
+		/**
+		 * The newest call of each service of a profile, whoever made it, with the caller's name and
+		 * e-mail, without records: one query, for the profile's page.
+		 */
+		latestOfProfile(
+			profileId: string
+		): Promise<
+			(Omit<TestCallRow, 'record'> & { userName: string | null; userEmail: string | null })[]
+		>;
 	};
 	flowRuns: {
 		/** Adds a run and keeps only the newest `keep` of its profile (or of unsaved documents). */

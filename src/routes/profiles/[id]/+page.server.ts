@@ -1,6 +1,7 @@
 import { error, fail } from '@sveltejs/kit';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
+import { profileGlance } from '$lib/server/profile-glance';
 import { diffRevisions, getProfile, restoreRevision } from '$lib/server/profiles';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -9,11 +10,29 @@ function revisionNumber(value: string | null): number | null {
 	return Number(value);
 }
 
+/** How long the page waits for its glance before sending the page without it. */
+const GLANCE_WAIT_MS = 100;
+
+function createdFrom(value: string | null): 'empty' | 'xml' | 'backup' | null {
+	if (value === null) return null;
+	return value === 'xml' || value === 'backup' ? value : 'empty';
+}
+
 export const load: PageServerLoad = async ({ params, url, locals }) => {
 	const ctx = serverContext();
 	const profile = await ctx.store.profiles.get(params.id);
 	if (!profile) error(404, 'There is no such profile.');
 	const revisions = await ctx.store.profiles.revisions(params.id);
+	// In the page when it is read at once (a revision already built, or an ordinary one); else
+	// streamed after it, since a revision with megabyte bodies takes a while to build the first
+	// time it is shown.
+	const reading = profileGlance(ctx, params.id, profile.headRevision, url.origin);
+	const waited = await Promise.race([
+		// A failure is streamed too: the page says so where the glance would be.
+		reading.then((value) => ({ value })).catch(() => null),
+		new Promise<null>((resolve) => setTimeout(() => resolve(null), GLANCE_WAIT_MS))
+	]);
+	const glance = waited ? waited.value : reading;
 
 	// One revision's document, as readable JSON (secrets masked).
 	let shown = null;
@@ -53,8 +72,9 @@ export const load: PageServerLoad = async ({ params, url, locals }) => {
 			deletedAt: profile.deletedAt
 		},
 		revisions,
-		/** Just created: the page says so and points at the services. */
-		created: url.searchParams.has('created'),
+		/** Just created (empty, or from `xml` or a `backup`): the page says so. */
+		created: createdFrom(url.searchParams.get('created')),
+		glance,
 		shown,
 		diff,
 		canWrite:
