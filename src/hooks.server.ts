@@ -19,6 +19,7 @@ import { applySecurityHeaders } from '$lib/server/security-headers';
 import { startUp } from '$lib/server/startup';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
 import { logger } from '$lib/server/logger';
+import { withRequest } from '$lib/server/request-context';
 
 /**
  * Opens the store, migrates it, creates or invites the first admin, and purges old sessions; on
@@ -258,7 +259,10 @@ export const handleError: HandleServerError = ({ error, event, status, message }
  * route's template, never the path (ids and keys stay out of logs and metric labels).
  */
 const observe: Handle = async ({ event, resolve }) => {
-	const response = await resolve(event);
+	// Audit entries and test calls made while answering name the request (its X-Request-Id).
+	const response = await withRequest(event.request.headers.get('x-request-id'), () =>
+		resolve(event)
+	);
 	let ip: string | null = null;
 	try {
 		ip = event.getClientAddress();

@@ -135,4 +135,44 @@ describe('the log', () => {
 		}
 		expect(log).not.toMatch(/authorization|ps_session=|Bearer /i);
 	});
+
+	it("names a request by its id in the log line, the audit entry and the test call's history", async () => {
+		const admin = new Client(server);
+		expect((await admin.login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		const created = await admin.json('/api/profiles', {
+			method: 'POST',
+			json: { name: 'Traced' },
+			headers: { 'x-request-id': 'create-7f3a' }
+		});
+		expect(created.status).toBe(201);
+		const call = await admin.json('/api/test-calls', {
+			method: 'POST',
+			headers: { 'x-request-id': 'call-9c21' },
+			json: {
+				service: 'sendMessage',
+				settings: {
+					genericSmsSendUrl: `${upstream.url}/traced`,
+					genericSmsSendPostData: '{"to":"%sms_to%"}',
+					genericSmsSendContentType: 'application/json'
+				},
+				values: { sms_to: '+14155550123' }
+			}
+		});
+		expect(call.status).toBe(200);
+		const audit = await admin.json('/api/audit?limit=50');
+		const made = audit.body.entries!.find((e) => e.action === 'profile.created');
+		expect(made!.details).toMatchObject({ requestId: 'create-7f3a' });
+		const sent = audit.body.entries!.find((e) => e.action === 'test_call');
+		expect(sent!.details).toMatchObject({ requestId: 'call-9c21' });
+		const history = await admin.json<{ calls: { requestId?: string }[] }>(
+			'/api/test-calls?service=sendMessage'
+		);
+		expect(history.body.calls[0].requestId).toBe('call-9c21');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(lines().find((l) => l.requestId === 'call-9c21')).toMatchObject({
+			route: '/api/test-calls',
+			status: 200,
+			userId: 1
+		});
+	});
 });

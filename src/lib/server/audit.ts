@@ -1,4 +1,5 @@
 import type { AuditEntry, Store } from './store/types';
+import { currentRequestId } from './request-context';
 
 /**
  * The audit trail: who did what, when, from where. Entries never hold bodies, passwords, tokens
@@ -50,6 +51,8 @@ export function auditEntry(
 	target: string | null,
 	details: Record<string, string | number | boolean | null> | null = null
 ): Omit<AuditEntry, 'id'> {
+	// The request it was made in, as its log line names it.
+	const requestId = currentRequestId();
 	return {
 		at: Date.now(),
 		actorId: actor.id,
@@ -57,7 +60,7 @@ export function auditEntry(
 		action,
 		target,
 		ip: actor.ip,
-		details
+		details: requestId === null ? details : { ...details, requestId }
 	};
 }
 

@@ -10,6 +10,7 @@ import { noteRequest } from './lifecycle';
 import { isDatabaseUnavailable } from './store/errors';
 import { answerTestCall, TestCallInputSchema, type JsonAnswer } from './test-calls';
 import { logger } from './logger';
+import { withRequest } from './request-context';
 
 /**
  * `POST /api/test-calls` served straight from Node's HTTP server, before the kit's request
@@ -133,7 +134,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 		if (bytes === undefined) throw new Error('The body is longer than its Content-Length.');
 		const input = parseJsonBody(bytes, TestCallInputSchema);
 		answer = input.ok
-			? await answerTestCall(ctx, { user, ip, origin }, input.data)
+			? await withRequest(header('x-request-id'), () =>
+					answerTestCall(ctx, { user, ip, origin }, input.data)
+				)
 			: { status: 400, body: badRequestBody(input.issues) };
 	} catch (error) {
 		if (res.destroyed || req.destroyed) return;

@@ -3,6 +3,7 @@ import type { AuditEntry } from '../store/types';
 import type { ResolvedCall } from './input';
 import type { TestCallAnswer } from './run';
 import { logger } from '../logger';
+import { currentRequestId } from '../request-context';
 
 /**
  * Each user's history of test calls per service: the answer as it was returned (secrets
@@ -22,6 +23,8 @@ export interface HistorySummary {
 	scenario: string | null;
 	/** The first request's method and URL (masked), and how each request ended. */
 	method: string | null;
+	/** The X-Request-Id of the request that made the call (older calls have none). */
+	requestId?: string | null;
 	url: string | null;
 	outcomes: { status?: number; error?: string; success?: boolean }[];
 }
@@ -36,6 +39,7 @@ type Summary = Omit<HistorySummary, 'id' | 'at' | 'service' | 'profileId' | 'sce
 function summarise(answer: TestCallAnswer): Summary {
 	const first = answer.calls[0]?.request;
 	return {
+		requestId: currentRequestId(),
 		method: first?.method ?? null,
 		url: first?.url ?? null,
 		outcomes: answer.calls.map((c) =>
