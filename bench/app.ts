@@ -63,8 +63,10 @@ export async function startApp(env: Record<string, string> = {}): Promise<BenchA
 			ADMIN_PASSWORD: ADMIN.password,
 			...env
 		},
-		stdio: ['ignore', 'ignore', 'inherit']
+		// The log is read as a collector would read it (a pipe, drained), not thrown away.
+		stdio: ['ignore', 'pipe', 'inherit']
 	});
+	child.stdout?.resume();
 	await waitFor(`${base}/api/health`);
 	return {
 		base,

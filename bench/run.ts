@@ -1,5 +1,6 @@
 import { benchCli } from './cli';
 import { benchEditor } from './editor';
+import { benchOperations } from './operations';
 import { benchSandbox } from './sandbox';
 import { benchServer } from './server';
 import { benchTemplate } from './template';
@@ -67,6 +68,13 @@ if (runs('test-calls'))
 		'Test calls: overhead over calling the loopback upstream directly, and 50 concurrent callers',
 		['case', 'p50', 'p99', 'throughput', 'calls'],
 		await benchTestCalls()
+	);
+
+if (runs('operations'))
+	table(
+		'Logs and metrics: their cost on a profile read (both off, then both on, same run), and sandbox pushes with both on',
+		['case', 'p50', 'p99', 'throughput', 'non-2xx + errors', 'against the goal'],
+		await benchOperations()
 	);
 
 if (runs('sandbox'))

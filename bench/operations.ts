@@ -1,0 +1,102 @@
+import autocannon from 'autocannon';
+import { startApp } from './app';
+
+/**
+ * What logging and metrics cost: `GET /api/profiles/:id` of the built server under 20 clients
+ * for 10 s (after 3 s of the same load unmeasured) with both off (`LOG_LEVEL=silent`, no
+ * `METRICS_TOKEN`) and both on (a JSON line per request into a pipe that is read, every metric
+ * observed), in the same run; and sandbox pushes with both on (goal: ≥ 5,000/s).
+ */
+
+const CONNECTIONS = 20;
+const DURATION = 10;
+const WARMUP = 3;
+
+const PUSH = JSON.stringify({
+	verb: 'NotifyTextMessage',
+	AppId: 'com.provider.app',
+	DeviceToken: 'bench-device-token-0123456789abcdef',
+	Selector: '0123456789abcdef0123456789abcdef01234567:acct',
+	UserName: 'Alice',
+	Message: 'See you at 8',
+	Badge: 1,
+	Sound: 's2.caf',
+	Id: 'msg-1'
+});
+
+interface Measured {
+	get: autocannon.Result;
+	pushes?: autocannon.Result;
+}
+
+async function measure(env: Record<string, string>, pushes: boolean): Promise<Measured> {
+	const app = await startApp(env);
+	try {
+		const cookie = await app.login();
+		const json = { 'content-type': 'application/json', origin: app.base, cookie };
+		const made = await fetch(`${app.base}/api/profiles`, {
+			method: 'POST',
+			headers: json,
+			body: JSON.stringify({ name: 'Operations' })
+		});
+		const { profile } = (await made.json()) as { profile: { id: string } };
+		const get = (duration: number) =>
+			autocannon({
+				url: `${app.base}/api/profiles/${profile.id}`,
+				connections: CONNECTIONS,
+				duration,
+				headers: { cookie }
+			});
+		await get(WARMUP);
+		const result: Measured = { get: await get(DURATION) };
+		if (pushes) {
+			const sandbox = await fetch(`${app.base}/api/sandboxes`, {
+				method: 'POST',
+				headers: json,
+				body: JSON.stringify({ name: 'Operations' })
+			});
+			const { sandbox: view } = (await sandbox.json()) as { sandbox: { pushUrl: string } };
+			result.pushes = await autocannon({
+				url: `${view.pushUrl}/pnm2/send`,
+				method: 'POST',
+				connections: 50,
+				duration: DURATION,
+				headers: { 'content-type': 'application/json' },
+				body: PUSH
+			});
+		}
+		return result;
+	} finally {
+		await app.stop();
+	}
+}
+
+function row(label: string, r: autocannon.Result, extra = ''): string[] {
+	return [
+		label,
+		`${r.latency.p50} ms`,
+		`${r.latency.p99} ms`,
+		`${Math.round(r.requests.average)}/s`,
+		String(r.non2xx + r.errors),
+		extra
+	];
+}
+
+/** Runs the benchmark and returns its table rows. */
+export async function benchOperations(): Promise<string[][]> {
+	const off = await measure({ LOG_LEVEL: 'silent' }, false);
+	const on = await measure(
+		{ LOG_FORMAT: 'json', LOG_LEVEL: 'info', METRICS_TOKEN: 'bench-metrics-token-0123456789' },
+		true
+	);
+	const ratio = on.get.requests.average / off.get.requests.average;
+	return [
+		row(`GET /api/profiles/:id, logs and metrics off, ${CONNECTIONS} clients`, off.get),
+		row(
+			`GET /api/profiles/:id, JSON logs and metrics on, ${CONNECTIONS} clients`,
+			on.get,
+			`${(ratio * 100).toFixed(1)} % of off (goal ≥ 95 %)`
+		),
+		row('POST /pnm2/send, JSON logs and metrics on, 50 clients', on.pushes!, 'goal ≥ 5,000/s')
+	];
+}
