@@ -35,6 +35,8 @@ export default defineConfig({
 			}
 		})
 	],
+	// `npm run bundle-map` builds with source maps, to say which module each byte comes from.
+	build: { sourcemap: process.env.BUNDLE_MAP === '1' },
 	server: { port: 5173, strictPort: false },
 	test: {
 		include: ['src/**/*.spec.ts'],
