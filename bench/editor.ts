@@ -486,6 +486,9 @@ export interface FirstKeystroke {
 	scripts: { url: string; kb: number }[];
 }
 
+/** Cold loads of the page whose median is the first keystroke's figure. */
+const FIRST_KEY_RUNS = 3;
+
 /** How long no new script must arrive for a page to count as idle. */
 const IDLE_MS = 3000;
 
@@ -525,25 +528,30 @@ async function firstKeystroke(
 	await editor.waitFor({ state: 'visible' });
 	const box = (await editor.boundingBox())!;
 	await editor.click({ position: { x: box.width - 4, y: box.height - 4 } });
+	// The moment is taken in the page, by an observer set before the key is pressed: the DOM
+	// change that shows the key, not a later poll (a round trip of the benchmark's own, during
+	// which scripts asked for after the key could arrive and be counted).
+	await page.evaluate(({ shown, expect }) => {
+		const w = window as unknown as { __firstKey?: { at: number; urls: string[] } };
+		const observer = new MutationObserver(() => {
+			if (!document.querySelector(shown)?.textContent?.includes(expect)) return;
+			observer.disconnect();
+			// A script's entry is there once its response has been received.
+			const urls = performance
+				.getEntriesByType('resource')
+				.filter((e) => e.name.endsWith('.js') || e.initiatorType === 'script')
+				.map((e) => e.name);
+			w.__firstKey = { at: performance.now(), urls };
+		});
+		observer.observe(document, { subtree: true, childList: true, characterData: true });
+	}, selectors);
 	await page.keyboard.press('~');
-	const moment = await page.evaluate(
-		({ shown, expect }) =>
-			new Promise<{ at: number; urls: string[] }>((resolve) => {
-				const check = () => {
-					if (!document.querySelector(shown)?.textContent?.includes(expect))
-						return requestAnimationFrame(check);
-					const at = performance.now();
-					// A script's entry is there once its response has been received.
-					const urls = performance
-						.getEntriesByType('resource')
-						.filter((e) => e.name.endsWith('.js') || e.initiatorType === 'script')
-						.map((e) => e.name);
-					resolve({ at, urls });
-				};
-				check();
-			}),
-		selectors
+	const handle = await page.waitForFunction(
+		() => (window as unknown as { __firstKey?: { at: number; urls: string[] } }).__firstKey,
+		undefined,
+		{ polling: 50 }
 	);
+	const moment = (await handle.jsonValue()) as { at: number; urls: string[] };
 	const sizes = await Promise.all(
 		moment.urls.map(async (url) => ({ url, bytes: (await scripts.get(url)) ?? 0 }))
 	);
@@ -598,16 +606,26 @@ export async function firstKeystrokeRows(
 	});
 	const { profile } = (await created.json()) as { profile: { id: string } };
 	const [name, value] = cookie.split('=');
-	const page = await firstKeystroke(
-		browser,
-		`${app.base}/profiles/${profile.id}/services/sendMessage`,
-		{
-			editor: '[aria-label="Post data (genericSmsSendPostData)"]',
-			shown: '[aria-label="Request preview"] [aria-label="Body"]',
-			expect: '}~'
-		},
-		(context) => context.addCookies([{ name, value, url: app.base }])
-	);
+	// What has arrived by the key depends on when the key could be typed, which a busy machine
+	// delays (after the page has settled, everything has): the median of a few cold loads.
+	const runs: FirstKeystroke[] = [];
+	for (let run = 0; run < FIRST_KEY_RUNS; run++) {
+		runs.push(
+			await firstKeystroke(
+				browser,
+				`${app.base}/profiles/${profile.id}/services/sendMessage`,
+				{
+					editor: '[aria-label="Post data (genericSmsSendPostData)"]',
+					shown: '[aria-label="Request preview"] [aria-label="Body"]',
+					expect: '}~'
+				},
+				(context) => context.addCookies([{ name, value, url: app.base }])
+			)
+		);
+	}
+	runs.sort((a, b) => a.kb - b.kb);
+	const page = runs[Math.floor(runs.length / 2)];
+	const range = runs.map((r) => r.kb.toFixed(1)).join(', ');
 	const floor = await firstKeystroke(browser, `${floorBase}/languages`, {
 		editor: '.cm-content',
 		shown: '.cm-content',
@@ -625,7 +643,7 @@ export async function firstKeystrokeRows(
 	];
 	const rows = [
 		row(
-			`first keystroke, cold, ${FIRST_KEY_WIDTH} px: JavaScript (gzip -9) received when a key typed into the Send Message body shows in its preview · files · at · once idle · files`,
+			`first keystroke, cold, ${FIRST_KEY_WIDTH} px: JavaScript (gzip -9) received when a key typed into the Send Message body shows in its preview, median of ${FIRST_KEY_RUNS} loads (${range} KB) · files · at · once idle · files`,
 			page
 		),
 		row('the same, floor: bare CodeMirror 6 with the JSON and XML languages', floor),
