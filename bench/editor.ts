@@ -424,9 +424,14 @@ async function coldLoad(app: BenchApp, browser: Browser, cookie: string, tab: 'o
 	const scripts = new Map<string, Promise<number>>();
 	page.on('response', (response) => {
 		if (!response.url().endsWith('.js')) return;
+		// A script still arriving when the context closes (one loaded once the page settles) was
+		// not counted: its body is not read.
 		scripts.set(
 			response.url(),
-			response.body().then((body) => gzipSync(body).length)
+			response.body().then(
+				(body) => gzipSync(body).length,
+				() => 0
+			)
 		);
 	});
 	if (tab === 'open') await new Promise((resolve) => setTimeout(resolve, TAB_OPEN_MS));
@@ -518,7 +523,10 @@ async function firstKeystroke(
 		if (!response.url().endsWith('.js') && !type.includes('javascript')) return;
 		scripts.set(
 			response.url(),
-			response.body().then((body) => gzipSync(body, { level: 9 }).length)
+			response.body().then(
+				(body) => gzipSync(body, { level: 9 }).length,
+				() => 0
+			)
 		);
 	});
 	await new Promise((resolve) => setTimeout(resolve, TAB_OPEN_MS));
