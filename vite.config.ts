@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // The kit's and Svelte's own configuration is in svelte.config.js.
 export default defineConfig({
 	plugins: [sveltekit()],
+	// `npm run bundle-map` builds with source maps, to say which module each byte comes from.
+	build: { sourcemap: process.env.BUNDLE_MAP === '1' },
 	server: { port: 5173, strictPort: false },
 	test: {
 		include: ['src/**/*.spec.ts'],

@@ -1,5 +1,5 @@
 import { benchCli } from './cli';
-import { benchEditor } from './editor';
+import { benchEditor, benchFirstKeystroke } from './editor';
 import { benchOperations } from './operations';
 import { benchSandbox } from './sandbox';
 import { benchServer } from './server';
@@ -98,4 +98,10 @@ if (runs('editor'))
 			'keys'
 		],
 		await benchEditor()
+	);
+else if (only.includes('first-key'))
+	table(
+		'First keystroke: gzipped JavaScript received when a key typed into the Send Message body shows in the preview, beside a bare CodeMirror floor with the same languages',
+		['page', 'at the first keystroke', 'files', 'at', 'once idle', 'files'],
+		(await benchFirstKeystroke()).map((row) => row.slice(0, 6))
 	);

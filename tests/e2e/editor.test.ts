@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, pickCompletion, test } from './fixtures';
+import { expect, holdChunk, pickCompletion, test } from './fixtures';
 
 test.describe('service editor', () => {
 	test('completes a placeholder and the preview follows each keystroke', async ({ page }) => {
@@ -17,6 +17,35 @@ test.describe('service editor', () => {
 		await expect(preview.getByLabel('URL', { exact: true })).toHaveText(
 			'https://sms.example.com/send?to=%2B14155550123&x=1'
 		);
+	});
+
+	test('typing is answered before the editing tools have loaded, and what was typed stays once they come', async ({
+		page
+	}) => {
+		// The chunk of completion, lint and history is held back: the first keys must not need it.
+		const release = await holdChunk(page, 'cm-completionLabel');
+		await page.goto('/services/sendMessage');
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		await url.click();
+		await page.keyboard.type('https://sms.example.com/send?x=1');
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		const shown = preview.getByLabel('URL', { exact: true });
+		await expect(shown).toHaveText('https://sms.example.com/send?x=1');
+		await page.keyboard.type('&to=%sms');
+		await expect(url).toHaveText('https://sms.example.com/send?x=1&to=%sms');
+		// No completion, and the unclosed placeholder is not marked in the field (the preview says it).
+		const marks = page.locator('[data-field="genericSmsSendUrl"] .cm-lintRange');
+		await expect(page.getByRole('listbox')).toHaveCount(0);
+		await expect(preview).toContainText('is not closed');
+		await expect(marks).toHaveCount(0);
+
+		release();
+		// Once they are there, the field marks it and the next key completes, on top of everything
+		// typed before.
+		await expect(marks).not.toHaveCount(0);
+		await page.keyboard.type('_');
+		await pickCompletion(page, /%sms_to%/, url, 'https://sms.example.com/send?x=1&to=%sms_to%');
+		await expect(shown).toHaveText('https://sms.example.com/send?x=1&to=%2B14155550123');
 	});
 
 	test('flags an unknown name and fixes it with the quick fix', async ({ page }) => {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { createProfile, expect, test, uniqueName } from './fixtures';
+import { createProfile, expect, holdChunk, test, uniqueName } from './fixtures';
 
 /** A setting of Send Message (its URL) in the draft of `profile` kept in the page's browser. */
 function storedUrl(page: Page, profile: string, key = 'genericSmsSendUrl'): Promise<string | null> {
@@ -89,6 +89,25 @@ test.describe('profile editor', () => {
 		await expect(page.getByText('revision 5')).toBeVisible();
 		await expect(page.getByText('Unsaved changes')).toHaveCount(0);
 		expect(saves).toHaveLength(1);
+	});
+
+	test('a page left right after its first keys keeps what was typed before the code that shares drafts is there', async ({
+		page
+	}) => {
+		// The code that saves and shares drafts (it alone reads a writer's `former` name) is held
+		// back: the page goes before it has loaded, as one left at once after typing may.
+		const release = await holdChunk(page, '.former');
+		const id = await createProfile(page, uniqueName('Early leave'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		await url.click();
+		await page.keyboard.type('https://sms.example.com/');
+		await expect(page.getByText('Unsaved changes')).toBeVisible();
+		await page.reload();
+		// The next page takes it back once that code is there.
+		release();
+		await expect(url).toHaveText('https://sms.example.com/');
+		await expect(page.getByText('draft restored from this browser')).toBeVisible();
 	});
 
 	test('a reload keeps what was typed even when the browser’s draft store did not take it', async ({

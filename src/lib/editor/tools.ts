@@ -1,15 +1,21 @@
-import { autocompletion, closeBrackets, completionKeymap } from '@codemirror/autocomplete';
+import {
+	autocompletion,
+	closeBrackets,
+	completionKeymap,
+	startCompletion
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { linter, lintKeymap } from '@codemirror/lint';
 import type { Extension } from '@codemirror/state';
-import { keymap } from '@codemirror/view';
+import { keymap, type EditorView } from '@codemirror/view';
 import { templateCompletions } from './completion';
 import { templateConfig } from './config';
 import { placeholderHover, placeholderInfoKeys } from './hover';
 import { templateDiagnostics } from './lint';
 
 /**
- * The editing tools of a template editor, loaded just after it is mounted (`editingTools`): the
+ * The editing tools of a template editor, loaded after its first key or once the page has settled
+ * (`editingTools`): the
  * undo history, closing brackets, the key bindings, completion, lint with quick fixes and the
  * placeholder explanations (hover, Ctrl/Cmd+I, F1). They read the editor's `templateConfig`, so
  * one set serves every field. Typed text is shown, and its placeholders marked, without them.
@@ -29,4 +35,13 @@ export function templateTools(): Extension {
 		placeholderHover(),
 		placeholderInfoKeys()
 	];
+}
+
+/**
+ * Opens the completion at the cursor if a placeholder is being typed there (the completion source
+ * answers nothing elsewhere): for keys typed into an editor before its tools were there, so a `%`
+ * typed at once is completed as one typed later.
+ */
+export function completeAtCursor(view: EditorView): void {
+	startCompletion(view);
 }

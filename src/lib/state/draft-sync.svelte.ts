@@ -7,8 +7,9 @@ import type { DraftStore, StoredDraft, TabDraft } from './draft-store.svelte';
 import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
 
 /**
- * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the editors
- * are there: typing never waits for this code.
+ * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the page has
+ * settled, or with the draft's first write: typing never waits for this code. What a page keeps
+ * for its tab as it goes is in `tab-draft.svelte.ts`, which loads with the page.
  *
  * Tabs share the draft field by field: each writes what changed since it last read the shared
  * draft, and takes what the others changed since. A field two tabs changed differently keeps the
@@ -262,26 +263,9 @@ export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
 }
 
 /**
- * A tab draft as text: documents that are the same are written once (a draft with a megabyte
- * body is usually its head with a few characters more, and its synced copy is one of the two).
+ * A tab draft as `keepForTab` (`tab-draft.svelte.ts`, which loads with the page) wrote it;
+ * undefined when it cannot be read as one.
  */
-function encodeTabDraft(kept: TabDraft): string {
-	const texts: string[] = [];
-	const ref = (document: ProfileDocument) => {
-		const text = JSON.stringify(document);
-		const at = texts.indexOf(text);
-		return at >= 0 ? at : texts.push(text) - 1;
-	};
-	const { document, synced, head } = kept;
-	return JSON.stringify({
-		...kept,
-		document: ref(document),
-		synced: ref(synced),
-		head: { revision: head.revision, document: ref(head.document) },
-		documents: texts.map((text) => JSON.parse(text))
-	});
-}
-
 function decodeTabDraft(text: string): TabDraft | undefined {
 	const kept = JSON.parse(text);
 	const documents: ProfileDocument[] = kept?.documents;
@@ -298,32 +282,6 @@ function decodeTabDraft(text: string): TabDraft | undefined {
 		document: documents[kept.document],
 		head: { revision: kept.head.revision, document: documents[kept.head.document] }
 	};
-}
-
-/**
- * Keeps the draft for this tab's next page, at once, as the page goes: unless the shared draft
- * already holds it (as this page last read or wrote it). What the page knew of the shared draft
- * goes with it, so that the next page goes on as this one would have.
- */
-export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
-	const { committed, tab } = draft.sharing;
-	const stored =
-		committed.syncedRevision === draft.baseRevision &&
-		sameDocument(draft.document, committed.synced);
-	if (stored) {
-		drafts.keepForTab(draft.id, null);
-		return;
-	}
-	const kept: TabDraft = {
-		tab,
-		seen: committed.seen,
-		synced: committed.synced,
-		syncedRevision: committed.syncedRevision,
-		baseRevision: draft.baseRevision,
-		document: snapshot(draft.document),
-		head: draft.head
-	};
-	drafts.keepForTab(draft.id, encodeTabDraft(kept));
 }
 
 /**

@@ -6,6 +6,7 @@ import { declaredAccountKeys } from '$lib/core/xml/account';
 import type { Values } from '$lib/core/request';
 import type { DraftStore } from './draft-store.svelte';
 import type { SettingsSource } from './service-editor.svelte';
+import { keepForTab } from './tab-draft.svelte';
 
 /** A profile as the server answers it (the fields the editor uses). */
 export interface ProfileSnapshot {
@@ -64,14 +65,15 @@ export interface OtherTabConflict {
 	theirs: ProfileDocument;
 }
 
-/** The draft's exchanges with the server and the other tabs, loaded once the editors are there. */
+/**
+ * The draft's exchanges with the server and the other tabs, loaded once the page has settled, or
+ * with the first write of the draft (300 ms after a change) if that comes first.
+ */
 type Sync = typeof import('./draft-sync.svelte');
 let syncModule: Promise<Sync> | null = null;
-/** The module once it is there: a page going uses it at once, or not at all. */
-let loadedSync: Sync | null = null;
 
 function sync(): Promise<Sync> {
-	syncModule ??= import('./draft-sync.svelte').then((module) => (loadedSync = module));
+	syncModule ??= import('./draft-sync.svelte');
 	return syncModule;
 }
 
@@ -213,12 +215,12 @@ export class ProfileDraft implements SettingsSource {
 
 	/**
 	 * What the page does as it goes (a reload, a closed tab, another address): keeps the draft at
-	 * once for this tab's next page unless the shared draft already holds it, then shares it. A
-	 * page that goes before the sync module is there (moments after it started) keeps nothing
-	 * for the tab: its draft is kept only if the write lands.
+	 * once for this tab's next page unless the shared draft already holds it, then shares it. The
+	 * keeping loads with the page: one that goes before the sync module is there keeps its draft
+	 * for the tab too (sharing it then waits for that module, and lands only if the page lives).
 	 */
 	leave(drafts: DraftStore): void {
-		loadedSync?.keepForTab(this, drafts);
+		keepForTab(this, drafts);
 		void this.store(drafts).catch(() => {});
 	}
 

@@ -1,0 +1,61 @@
+import type { ProfileDocument } from '$lib/core/profile';
+import { sameDocument } from '$lib/core/profile/same';
+import type { DraftStore, TabDraft } from './draft-store.svelte';
+import type { ProfileDraft } from './profile-draft.svelte';
+
+/**
+ * What a page keeps for its tab as it goes (a reload, a closed tab, another address), written at
+ * once to the tab's session storage. It loads with the page, not with the sync module: a page
+ * left right after its first key, before that module is there, keeps its draft too.
+ */
+
+function snapshot(document: ProfileDocument): ProfileDocument {
+	return $state.snapshot(document) as ProfileDocument;
+}
+
+/**
+ * A tab draft as text: documents that are the same are written once (a draft with a megabyte
+ * body is usually its head with a few characters more, and its synced copy is one of the two).
+ */
+function encodeTabDraft(kept: TabDraft): string {
+	const texts: string[] = [];
+	const ref = (document: ProfileDocument) => {
+		const text = JSON.stringify(document);
+		const at = texts.indexOf(text);
+		return at >= 0 ? at : texts.push(text) - 1;
+	};
+	const { document, synced, head } = kept;
+	return JSON.stringify({
+		...kept,
+		document: ref(document),
+		synced: ref(synced),
+		head: { revision: head.revision, document: ref(head.document) },
+		documents: texts.map((text) => JSON.parse(text))
+	});
+}
+
+/**
+ * Keeps the draft for this tab's next page, at once, as the page goes: unless the shared draft
+ * already holds it (as this page last read or wrote it). What the page knew of the shared draft
+ * goes with it, so that the next page goes on as this one would have.
+ */
+export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
+	const { committed, tab } = draft.sharing;
+	const stored =
+		committed.syncedRevision === draft.baseRevision &&
+		sameDocument(draft.document, committed.synced);
+	if (stored) {
+		drafts.keepForTab(draft.id, null);
+		return;
+	}
+	const kept: TabDraft = {
+		tab,
+		seen: committed.seen,
+		synced: committed.synced,
+		syncedRevision: committed.syncedRevision,
+		baseRevision: draft.baseRevision,
+		document: snapshot(draft.document),
+		head: draft.head
+	};
+	drafts.keepForTab(draft.id, encodeTabDraft(kept));
+}
