@@ -6,11 +6,14 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { logger } from '../src/lib/server/logger.js';
+import { flushLog, logger, requestLogger } from '../src/lib/server/logger.js';
 import { metrics } from '../src/lib/server/metrics.js';
 import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
 
 const log = logger();
+const requestLog = requestLogger();
+// Whatever ends the process (process.exit anywhere, an uncaught error), the last lines go out.
+process.on('exit', flushLog);
 const measure = metrics();
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // What the app says of each request (its route's template, its user, the client's address),
@@ -33,6 +36,7 @@ try {
 } catch (error) {
 	if (error?.name !== 'ConfigurationError') throw error;
 	log.fatal({ problems: error.problems }, error.message);
+	flushLog();
 	process.exit(1);
 }
 
@@ -73,6 +77,22 @@ function routeOf(url = '') {
 	if (url.startsWith('/sink/')) return '/sink/[key]/[...path]';
 	if (url.startsWith('/_app/')) return '/_app/[...file]';
 	return null;
+}
+
+/** The request-duration series of a method, route and status, looked up once each. */
+const durations = new Map();
+function durationOf(method, route, status) {
+	const key = `${method} ${route} ${status}`;
+	let series = durations.get(key);
+	if (!series) {
+		series = measure.httpDuration.labels({
+			method: METHODS.has(method) ? method : 'other',
+			route: route ?? 'unmatched',
+			status
+		});
+		durations.set(key, series);
+	}
+	return series;
 }
 
 /** Methods named in metric labels as they are; any other is `other` (labels stay bounded). */
@@ -127,16 +147,8 @@ const server = http.createServer((req, res) => {
 		const status = res.writableFinished ? res.statusCode : 0;
 		const seconds = (performance.now() - started) / 1000;
 		// Observed only when metrics are on: off, they cost nothing.
-		if (metricsToken)
-			measure.httpDuration.observe(
-				{
-					method: METHODS.has(req.method) ? req.method : 'other',
-					route: route ?? 'unmatched',
-					status
-				},
-				seconds
-			);
-		log.info(
+		if (metricsToken) durationOf(req.method, route, status).observe(seconds);
+		requestLog.info(
 			{
 				requestId,
 				method: req.method,
@@ -265,6 +277,7 @@ async function shutdown(signal) {
 		log.error({ err: error }, 'Closing the database failed.');
 	}
 	log.info({ ms: Date.now() - started }, `Stopped in ${Date.now() - started} ms.`);
+	flushLog();
 	process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

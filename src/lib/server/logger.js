@@ -34,6 +34,30 @@ export const REDACTED_PATHS = [
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
+/** The asynchronous destinations, written out by {@link flushLog}. */
+const destinations = /** @type {import('pino').DestinationStream[]} */ ([]);
+
+/**
+ * @template {import('pino').DestinationStream} T
+ * @param {T} stream
+ * @returns {T}
+ */
+function track(stream) {
+	destinations.push(stream);
+	return stream;
+}
+
+/** Writes out every line not written yet (before the process exits). */
+export function flushLog() {
+	for (const stream of destinations) {
+		try {
+			/** @type {{ flushSync?: () => void }} */ (stream).flushSync?.();
+		} catch {
+			// not open yet, or already closed: nothing is waiting
+		}
+	}
+}
+
 /**
  * The process's logger, made on first use from `LOG_FORMAT` and `LOG_LEVEL` (the start script
  * makes it before the app loads; the app then finds the same one).
@@ -53,26 +77,55 @@ export function logger() {
 		formatters: { level: (/** @type {string} */ label) => ({ level: label }) }
 	};
 	const readable = format === 'pretty' || (format === null && process.stdout.isTTY === true);
+	shared[KEY] = pino(options, readable ? prettyStreams() : jsonStream());
+	// Request lines are made of fields the start script chose (an id, a route template, a
+	// status, a duration, a user id, an address): nothing to redact, and the redaction's walk
+	// of every line would be most of their cost. Same stream, same format.
+	shared[REQUESTS] = shared[KEY].child({}, { redact: [] });
+	return shared[KEY];
+}
+
+const REQUESTS = Symbol.for('provisioning-studio.request-logger');
+
+/** The logger of the start script's request lines (see {@link logger}). */
+export function requestLogger() {
+	logger();
+	return /** @type {Record<symbol, import('pino').Logger>} */ (globalThis)[REQUESTS];
+}
+
+/**
+ * JSON lines, written asynchronously: lines that come while a write is under way go out
+ * together in the next one (a busy server makes far fewer writes); `flushLog` writes what is
+ * left before the process exits. What went wrong (warn and above) goes to stderr, the rest to
+ * stdout, told apart by the level each line begins with.
+ */
+function jsonStream() {
+	const out = track(pino.destination({ fd: 1, sync: false }));
+	const err = track(pino.destination({ fd: 2, sync: false }));
+	const quiet = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"'];
+	return {
+		/** @param {string} line */
+		write(line) {
+			(quiet.some((start) => line.startsWith(start)) ? out : err).write(line);
+		}
+	};
+}
+
+/** Readable lines on a terminal, warnings and errors on stderr, each line once. */
+function prettyStreams() {
 	/** @param {1 | 2} fd */
 	const stream = (fd) =>
-		readable
-			? pretty({
-					destination: fd,
-					sync: true,
-					colorize: (fd === 1 ? process.stdout : process.stderr).isTTY === true,
-					ignore: 'pid,hostname,service'
-				})
-			: pino.destination({ fd, sync: true });
-	// What went wrong (warn and above) on stderr, the rest on stdout, each line once.
-	shared[KEY] = pino(
-		options,
-		pino.multistream(
-			[
-				{ level: 'trace', stream: stream(1) },
-				{ level: 'warn', stream: stream(2) }
-			],
-			{ dedupe: true }
-		)
+		pretty({
+			destination: fd,
+			sync: true,
+			colorize: (fd === 1 ? process.stdout : process.stderr).isTTY === true,
+			ignore: 'pid,hostname,service'
+		});
+	return pino.multistream(
+		[
+			{ level: 'trace', stream: stream(1) },
+			{ level: 'warn', stream: stream(2) }
+		],
+		{ dedupe: true }
 	);
-	return shared[KEY];
 }
