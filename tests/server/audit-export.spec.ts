@@ -125,7 +125,7 @@ describe('GET /api/audit/export', () => {
 		expect(rows.slice(1).every((row) => row.length === 8)).toBe(true);
 		const renamed = rows.find((row) => row[4] === 'profile.renamed')!;
 		// The name in details is JSON, whole, line break and quotes included.
-		expect(JSON.parse(renamed[7])).toEqual({ name: NASTY_NAME });
+		expect(JSON.parse(renamed[7])).toEqual({ name: NASTY_NAME, requestId: expect.any(String) });
 		const bulk = rows.find((row) => row[4] === 'bulk.entry')!;
 		// Cells a spreadsheet would run as formulas start with a quote.
 		expect(bulk[3]).toBe("'@bulk");

@@ -138,7 +138,7 @@ describe('credentials in imported account XML', () => {
 		expect(log.body.entries?.filter((e) => e.target === id)).toEqual([
 			expect.objectContaining({
 				actor: 'admin@example.test',
-				details: { form: 'account', revision: 2 }
+				details: { form: 'account', revision: 2, requestId: expect.any(String) }
 			})
 		]);
 	});

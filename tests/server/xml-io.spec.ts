@@ -88,7 +88,7 @@ describe('export', () => {
 			expect.objectContaining({
 				target: id,
 				actor: viewer.email,
-				details: { form: 'account', revision: 1 }
+				details: { form: 'account', revision: 1, requestId: expect.any(String) }
 			})
 		);
 	});
@@ -243,7 +243,10 @@ describe('import', () => {
 		readBySecondParser(exported);
 		const log = await admin.json('/api/audit?action=profile.imported');
 		expect(log.body.entries).toContainEqual(
-			expect.objectContaining({ target: id, details: { revision: 2, base: 1 } })
+			expect.objectContaining({
+				target: id,
+				details: { revision: 2, base: 1, requestId: expect.any(String) }
+			})
 		);
 	});
 
@@ -269,7 +272,10 @@ describe('import', () => {
 		expect(document.scenarios[0].values.sms_body).toBe('saved meanwhile');
 		const log = await admin.json('/api/audit?action=profile.imported');
 		expect(log.body.entries).toContainEqual(
-			expect.objectContaining({ target: id, details: { revision: 3, base: 1, mergedWith: 2 } })
+			expect.objectContaining({
+				target: id,
+				details: { revision: 3, base: 1, mergedWith: 2, requestId: expect.any(String) }
+			})
 		);
 	});
 
@@ -518,7 +524,7 @@ describe('backup', () => {
 		expect(log.body.entries?.filter((e) => e.target === id)).toEqual([
 			expect.objectContaining({
 				actor: 'admin@example.test',
-				details: { form: 'backup', revision: 1 }
+				details: { form: 'backup', revision: 1, requestId: expect.any(String) }
 			})
 		]);
 		expect(log.text).not.toContain(SECRET);
