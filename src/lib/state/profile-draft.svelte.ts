@@ -106,6 +106,9 @@ export interface Sharing {
  * since it last read the shared draft, and takes what the others changed. A field two tabs
  * changed differently keeps this tab's value and is shown as an {@link OtherTabConflict}.
  */
+/** The draft write under way in this tab, if any: a page the tab moves to waits for it. */
+export let draftWrite: Promise<unknown> = Promise.resolve();
+
 export class ProfileDraft implements SettingsSource {
 	readonly id: string;
 	readonly name: string;
@@ -232,7 +235,11 @@ export class ProfileDraft implements SettingsSource {
 		// A save changes the revision only: the other tabs are told that too.
 		const { synced, syncedRevision } = this.sharing;
 		if (this.baseRevision === syncedRevision && sameDocument(this.document, synced)) return;
-		await (await sync()).exchange(this, drafts, false);
+		// Kept while under way: the sync module may still be loading (it loads once the page has
+		// settled), and a page the tab moves to next waits for this write before it reads.
+		const write = sync().then((module) => module.exchange(this, drafts, false));
+		draftWrite = write;
+		await write;
 	}
 
 	/** Takes the other tabs' changes as they write them; answers how to stop. */
