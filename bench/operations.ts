@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { startApp } from './app';
+import { PUSH } from './sandbox';
 
 /**
  * What logging and metrics cost: `GET /api/profiles/:id` of the built server under 20 clients
@@ -11,18 +12,6 @@ import { startApp } from './app';
 const CONNECTIONS = 20;
 const DURATION = 10;
 const WARMUP = 3;
-
-const PUSH = JSON.stringify({
-	verb: 'NotifyTextMessage',
-	AppId: 'com.provider.app',
-	DeviceToken: 'bench-device-token-0123456789abcdef',
-	Selector: '0123456789abcdef0123456789abcdef01234567:acct',
-	UserName: 'Alice',
-	Message: 'See you at 8',
-	Badge: 1,
-	Sound: 's2.caf',
-	Id: 'msg-1'
-});
 
 interface Measured {
 	get: autocannon.Result;

@@ -17,7 +17,8 @@ const DURATION = 10;
 const MULTISEND_RUNS = 50;
 const MANY = 100_000;
 
-const PUSH = JSON.stringify({
+/** One valid push, as a provider's server sends it (also the operations benchmark's). */
+export const PUSH = JSON.stringify({
 	verb: 'NotifyTextMessage',
 	AppId: 'com.provider.app',
 	DeviceToken: 'bench-device-token-0123456789abcdef',
