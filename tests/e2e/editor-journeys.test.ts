@@ -223,6 +223,26 @@ test.describe('editor journeys', () => {
 		await expect(page.getByRole('note')).toHaveCount(0);
 	});
 
+	test('a profile chosen before the page has come alive is opened once it has', async ({
+		page
+	}) => {
+		const first = uniqueName('Early first');
+		const second = uniqueName('Early second');
+		const firstId = await createProfile(page, first);
+		const secondId = await createProfile(page, second);
+		// The app's entry is held back: the server-drawn page is there, its code is not.
+		const release = await holdChunk(page, '', '**/_app/immutable/entry/**');
+		await page.goto(`/profiles/${firstId}/services/pushTokenReporter`, {
+			waitUntil: 'domcontentloaded'
+		});
+		await page.getByLabel('Profile', { exact: true }).selectOption({ label: second });
+		release();
+		await page.waitForURL(`**/profiles/${secondId}/services/pushTokenReporter`);
+		await expect(page.getByLabel('Profile', { exact: true }).locator('option:checked')).toHaveText(
+			second
+		);
+	});
+
 	test('a long body is laid out as its preview is scrolled', async ({ page }) => {
 		// A screenful is laid out per scroll: many scrolls, slow when both cores are busy.
 		test.slow();
