@@ -141,9 +141,10 @@ export async function pickCompletion(
 	}).toPass();
 }
 
-/** Runs axe on the page as it is and expects no violations. */
-export async function expectAccessible(page: Page): Promise<void> {
-	const results = await new AxeBuilder({ page }).analyze();
+/** Runs axe on the page as it is (every rule, or only `rules`) and expects no violations. */
+export async function expectAccessible(page: Page, rules?: string[]): Promise<void> {
+	const axe = new AxeBuilder({ page });
+	const results = await (rules ? axe.withRules(rules) : axe).analyze();
 	const found = results.violations.map(
 		(v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`
 	);

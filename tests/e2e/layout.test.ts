@@ -18,9 +18,11 @@ import {
 /**
  * Every page at a phone's, a tablet's, a laptop's and a large screen's width, in the light and
  * the dark scheme: nothing scrolls sideways, the page has the scheme's background, and on the
- * editor the fields stay in their boxes; axe finds nothing (contrast included) at the phone's
- * and the laptop's width in both schemes (`AXE_WIDTHS`: what axe checks hardly depends on the
- * width, and the tablet and the large screen show the same elements as one of those). With
+ * editor the fields stay in their boxes; axe finds nothing at the phone's and the laptop's width
+ * (`AXE_WIDTHS`: what axe checks hardly depends on the width, and the tablet and the large screen
+ * show the same elements as one of those). The schemes change colours only, not the page's
+ * elements: axe's contrast rule runs in both schemes at both widths, its other rules once per
+ * width, in one scheme or the other. With
  * LAYOUT_SCREENSHOTS=<directory> every combination is also saved as a screenshot to look at.
  */
 
@@ -137,7 +139,12 @@ async function atEveryWidth(
 				await screenshot(page, `${name}-${width}-${scheme}`);
 				await expectNoSidewaysScroll(page);
 				await expectSchemeBackground(page, scheme);
-				if (AXE_WIDTHS.has(width)) await expectAccessible(page);
+				if (AXE_WIDTHS.has(width)) {
+					// Every rule at the phone's width in light and the laptop's in dark, contrast alone
+					// in the other scheme.
+					const whole = (width === 390) === (scheme === 'light');
+					await expectAccessible(page, whole ? undefined : ['color-contrast']);
+				}
 				await more?.(width, scheme);
 			});
 		}
@@ -190,6 +197,7 @@ test.describe('layout at every width, in light and dark', () => {
 		['push settings', (f) => `/profiles/${f.profile}/services/push`],
 		['echo sinks', () => '/sinks'],
 		['an echo sink', (f) => `/sinks/${f.sink}`],
+		['push sandboxes', () => '/sandboxes'],
 		['push composer', () => '/push'],
 		['audit log', () => '/admin/audit'],
 		['users', () => '/admin/users'],
@@ -446,7 +454,12 @@ test.describe('layout at every width, in light and dark', () => {
 					await screenshot(page, `${step}-${width}-${scheme}`);
 					await expectNoSidewaysScroll(page);
 					await expectSchemeBackground(page, scheme);
-					if (AXE_WIDTHS.has(width)) await expectAccessible(page);
+					if (AXE_WIDTHS.has(width)) {
+						// Every rule at the phone's width in light and the laptop's in dark, contrast alone
+						// in the other scheme.
+						const whole = (width === 390) === (scheme === 'light');
+						await expectAccessible(page, whole ? undefined : ['color-contrast']);
+					}
 				}
 			}
 		}
