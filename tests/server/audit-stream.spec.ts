@@ -27,8 +27,8 @@ import {
 const SECRET = `whsec_${Buffer.alloc(32, 11).toString('base64')}`;
 const METRICS_TOKEN = 'a-metrics-token-of-some-length';
 
-/** What the receiver answers: 500, nothing (the sender times out), or 204. */
-type Answer = 'fail' | 'hang' | 'accept';
+/** What the receiver answers: 500, nothing (the sender times out), 204, or 204 when told. */
+type Answer = 'fail' | 'hang' | 'accept' | 'held';
 
 interface Received {
 	answer: Answer;
@@ -39,6 +39,8 @@ interface Received {
 
 let receiver: Server;
 let answer: Answer = 'fail';
+/** Answers of held requests, sent when the test says. */
+const held: (() => void)[] = [];
 const received: Received[] = [];
 let dataDir: string;
 let server: TestServer;
@@ -88,7 +90,8 @@ beforeAll(async () => {
 			const now = answer;
 			received.push({ answer: now, path: req.url ?? '', headers: req.headers, body });
 			if (now === 'hang') return;
-			res.writeHead(now === 'accept' ? 204 : 500).end();
+			if (now === 'held') held.push(() => res.writeHead(204).end());
+			else res.writeHead(now === 'accept' ? 204 : 500).end();
 		});
 	});
 	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -231,5 +234,29 @@ describe('the audit stream', () => {
 		expect(after.slice(0, waiting.length)).toEqual(waiting);
 		expect(new Set(accepted()).size).toBe(accepted().length);
 		expect(accepted()).toEqual([...accepted()].sort((a, b) => a - b));
+	});
+
+	it('lets a delivery under way finish when the server stops, and sends it once', async () => {
+		await until('nothing waiting', async () => (await streamState()).backlog === 0);
+		answer = 'held';
+		expect(
+			(await admin.json('/api/tokens', { method: 'POST', json: { name: 'last' } })).status
+		).toBe(201);
+		const id = (await auditIds()).at(-1)!;
+		await until('the delivery under way', () => held.length === 1);
+		const stopped = server.terminate('SIGTERM');
+		// The receiver answers once the server is stopping: the delivery counts.
+		await until('the stop under way', () => /SIGTERM: stopping/.test(server.stdout()));
+		held.shift()!();
+		expect(await stopped).toBe(0);
+
+		answer = 'accept';
+		server = await startServer({ env, dataDir });
+		admin = await signIn();
+		const state = await streamState();
+		expect(state.lastDeliveredId).toBeGreaterThanOrEqual(id);
+		// The held message was its only one: nothing sent it again after the restart.
+		await until('the new sign-in delivered', async () => (await streamState()).backlog === 0);
+		expect(received.filter((r) => r.headers['webhook-id'] === `audit_${id}`)).toHaveLength(1);
 	});
 });
