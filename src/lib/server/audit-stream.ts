@@ -157,6 +157,8 @@ export class AuditStream {
 	readonly #limits: OutboundLimits;
 	readonly #policy: OutboundPolicy;
 	readonly #webhook: Webhook;
+	/** The claim's lease: never shorter than a delivery may take, or none would ever start. */
+	readonly #leaseMs: number;
 	#running: Promise<void> | null = null;
 	#stopping = false;
 	#wake: (() => void) | null = null;
@@ -171,6 +173,7 @@ export class AuditStream {
 		this.#limits = limits;
 		this.#policy = receiverPolicy(config.url);
 		this.#webhook = new Webhook(config.secret);
+		this.#leaseMs = Math.max(config.leaseMs, limits.totalMs + 5 * LEASE_MARGIN_MS);
 	}
 
 	/** The receiver as the page shows it. */
@@ -258,12 +261,12 @@ export class AuditStream {
 	async #batch(): Promise<boolean> {
 		const outbox = this.#store.auditOutbox;
 		const claimedAt = Date.now();
-		const claimed = await outbox.claim(this.owner, claimedAt, this.#config.leaseMs, BATCH);
+		const claimed = await outbox.claim(this.owner, claimedAt, this.#leaseMs, BATCH);
 		if (!claimed.length) {
 			metrics().auditStreamBacklog.set((await outbox.state()).backlog);
 			return false;
 		}
-		const leaseEnds = claimedAt + this.#config.leaseMs;
+		const leaseEnds = claimedAt + this.#leaseMs;
 		for (let i = 0; i < claimed.length; i++) {
 			// Stopping, or too close to the lease's end: the rest goes back, due at once.
 			if (this.#stopping || Date.now() + this.#limits.totalMs + LEASE_MARGIN_MS > leaseEnds) {

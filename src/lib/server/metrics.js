@@ -100,7 +100,7 @@ function make(registry) {
 		/** Set by the stream's worker as it reads the outbox. */
 		auditStreamBacklog: new client.Gauge({
 			name: 'provisioning_audit_stream_backlog',
-			help: "Audit entries waiting in the outbox to be sent to the audit webhook (every instance's).",
+			help: 'Audit entries waiting in the outbox to be sent to the audit webhook (the outbox is shared: every instance reports the same count).',
 			registers: [registry]
 		})
 	};
