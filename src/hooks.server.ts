@@ -23,8 +23,9 @@ import { withRequest } from '$lib/server/request-context';
 
 /**
  * Opens the store, migrates it, creates or invites the first admin, and purges old sessions; on
- * PostgreSQL it also opens the connection that hears of other instances' live records. While the
- * database does not answer, the app starts all the same and finishes this once it is back.
+ * PostgreSQL it also opens the connection that hears of other instances' live records; with
+ * `AUDIT_WEBHOOK_URL` set it starts the audit stream's worker. While the database does not
+ * answer, the app starts all the same and finishes this once it is back.
  */
 export const init: ServerInit = async () => {
 	// Every variable checked before anything opens or listens (a bad value stops the start).
@@ -34,7 +35,8 @@ export const init: ServerInit = async () => {
 	installDirectApi();
 	installLifecycle(
 		() => ctx.store.close(),
-		() => ({ database: databaseShown(ctx.config), origin: ctx.config.origin ?? null })
+		() => ({ database: databaseShown(ctx.config), origin: ctx.config.origin ?? null }),
+		async () => ctx.auditStream?.stop()
 	);
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
 	await startUp(async () => {
@@ -42,6 +44,8 @@ export const init: ServerInit = async () => {
 		await purge();
 	});
 	startLiveUpdates();
+	// It reads the outbox by itself, and waits while the database does not answer.
+	ctx.auditStream?.start();
 	// An hour later the database may be gone for a moment: the next purge catches up.
 	setInterval(
 		() => purge().catch((error) => logger().error({ err: error }, 'Purging old sessions failed.')),

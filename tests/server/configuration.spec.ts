@@ -76,6 +76,31 @@ describe('configuration checked at start', () => {
 		expect(result.stderr).not.toMatch(/\n\s+at /);
 	});
 
+	it("the audit stream's secret: a wrong one, or the URL alone, stops the start naming the variable", async () => {
+		const said = (stderr: string) =>
+			stderr
+				.split('\n')
+				.filter((line) => line !== '')
+				.map((line) => (JSON.parse(line) as { msg: string }).msg)
+				.join('\n');
+		const url = 'https://siem.example.test/hooks/studio';
+		const wrong = await startExpectingExit(
+			{ AUDIT_WEBHOOK_URL: url, AUDIT_WEBHOOK_SECRET: 'not-a-whsec-value' },
+			await freePort()
+		);
+		expect(wrong.code).toBe(1);
+		expect(said(wrong.stderr)).toContain(
+			'AUDIT_WEBHOOK_SECRET: must be whsec_ followed by base64 (echo whsec_$(openssl rand -base64 32)).'
+		);
+		expect(wrong.stderr + wrong.stdout).not.toContain('not-a-whsec-value');
+		const alone = await startExpectingExit({ AUDIT_WEBHOOK_URL: url }, await freePort());
+		expect(alone.code).toBe(1);
+		expect(said(alone.stderr)).toContain(
+			'AUDIT_WEBHOOK_URL is set without AUDIT_WEBHOOK_SECRET: set both, or neither.'
+		);
+		expect(alone.stdout).not.toContain('Listening');
+	});
+
 	it('reads secrets from <NAME>_FILE: the first admin signs in with the password in the file', async () => {
 		const passwordFile = path.join(work, 'admin-password');
 		writeFileSync(passwordFile, 'from-a-file-passw0rd\n');

@@ -23,7 +23,13 @@ describe('checkEnvironment', () => {
 		expect(check({}).problems).toEqual([]);
 		for (const setting of SETTINGS) {
 			if (setting.name === 'SECRET_KEY') continue; // its example is a shell command
-			expect(check({ [setting.name]: setting.example }).problems, setting.name).toEqual([]);
+			// A variable set with another is checked with the other's example beside it.
+			const partner = SETTINGS.find((s) => s.name === setting.with);
+			const env = {
+				[setting.name]: setting.example,
+				...(partner && { [partner.name]: partner.example })
+			};
+			expect(check(env).problems, setting.name).toEqual([]);
 		}
 		expect(check({ SECRET_KEY: Buffer.alloc(32, 1).toString('base64') }).problems).toEqual([]);
 	});
@@ -88,6 +94,42 @@ describe('checkEnvironment', () => {
 		expect(checked.warnings).toContain(
 			'PORT_FILE is ignored: only secrets are read from files; set PORT itself.'
 		);
+	});
+
+	it("takes the audit stream's URL and secret together, the secret from a file too", () => {
+		const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+		const url = 'http://127.0.0.1:9000/audit';
+		expect(check({ AUDIT_WEBHOOK_URL: url, AUDIT_WEBHOOK_SECRET: secret }).problems).toEqual([]);
+		const fromFile = check(
+			{ AUDIT_WEBHOOK_URL: url, AUDIT_WEBHOOK_SECRET_FILE: '/run/secrets/hook' },
+			{ '/run/secrets/hook': `${secret}\n` }
+		);
+		expect(fromFile.problems).toEqual([]);
+		expect(fromFile.env.AUDIT_WEBHOOK_SECRET).toBe(secret);
+		expect(check({ AUDIT_WEBHOOK_URL: url }).problems.map((p) => p.message)).toEqual([
+			'AUDIT_WEBHOOK_URL is set without AUDIT_WEBHOOK_SECRET: set both, or neither.'
+		]);
+		expect(check({ AUDIT_WEBHOOK_SECRET: secret }).problems.map((p) => p.message)).toEqual([
+			'AUDIT_WEBHOOK_SECRET is set without AUDIT_WEBHOOK_URL: set both, or neither.'
+		]);
+		// A wrong secret is named, never repeated; so is a short one.
+		for (const [wrong, said] of [
+			['hunter2-not-a-secret', 'must be whsec_ followed by base64'],
+			[
+				`whsec_${Buffer.alloc(8).toString('base64')}`,
+				'holds 8 bytes after whsec_; it needs 24 to 64'
+			]
+		]) {
+			const { problems } = check({ AUDIT_WEBHOOK_URL: url, AUDIT_WEBHOOK_SECRET: wrong });
+			expect(problems).toHaveLength(1);
+			expect(problems[0].message).toContain(`AUDIT_WEBHOOK_SECRET: ${said}`);
+			expect(problems[0].message).not.toContain(wrong);
+		}
+		const userinfo = check({
+			AUDIT_WEBHOOK_URL: 'https://u:p@siem.test/',
+			AUDIT_WEBHOOK_SECRET: secret
+		});
+		expect(userinfo.problems[0].message).toContain('must be an http(s) URL without a user name');
 	});
 
 	it('warns of a name one typo from a known one, and of nothing else', () => {

@@ -14,7 +14,7 @@ import { logger } from './logger';
  */
 
 /** Where a variable belongs, for the README's table and `config`'s listing. */
-export type SettingGroup = 'server' | 'data' | 'sign-in' | 'outbound';
+export type SettingGroup = 'server' | 'data' | 'sign-in' | 'outbound' | 'audit';
 
 /** One environment variable of the app. */
 export interface Setting {
@@ -27,6 +27,13 @@ export interface Setting {
 	example: string;
 	/** A credential: readable from `<NAME>_FILE`, never shown (masked by `config`). */
 	secret?: boolean;
+	/** Another variable that must be set with this one (each names the other): both or neither. */
+	with?: string;
+	/**
+	 * A knob for the app's own tests (shorter waits), checked like the others but left out of
+	 * README's table and `config`'s listing: operators have no reason to set it.
+	 */
+	internal?: boolean;
 	/** The rule: accepts the raw text, or refuses it with what is wrong. */
 	rule: z.ZodType<string>;
 }
@@ -311,8 +318,68 @@ export const SETTINGS: readonly Setting[] = [
 		description,
 		example: fallback,
 		rule: whole(1)
+	})),
+	{
+		name: 'AUDIT_WEBHOOK_URL',
+		group: 'audit',
+		default: null,
+		description:
+			'with `AUDIT_WEBHOOK_SECRET`: where every audit entry is sent as a signed Standard Webhooks message (see [Audit stream](#audit-stream)); may be private or loopback; the `OUTBOUND_*` limits apply',
+		example: 'https://siem.example.com/hooks/studio',
+		with: 'AUDIT_WEBHOOK_SECRET',
+		rule: text.refine(
+			(value) => {
+				if (!URL.canParse(value)) return false;
+				const url = new URL(value);
+				return /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
+			},
+			{ message: 'must be an http(s) URL without a user name or password' }
+		)
+	},
+	{
+		name: 'AUDIT_WEBHOOK_SECRET',
+		group: 'audit',
+		default: null,
+		description:
+			'with `AUDIT_WEBHOOK_URL`: the signing secret, `whsec_` and 24 to 64 random bytes as base64 (`echo whsec_$(openssl rand -base64 32)`)',
+		example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+		secret: true,
+		with: 'AUDIT_WEBHOOK_URL',
+		rule: throwing((value) => webhookSecretBytes(value))
+	},
+	...(
+		[
+			['AUDIT_STREAM_RETRY_MS', '1000', 'the first wait before a failed delivery is sent again'],
+			['AUDIT_STREAM_RETRY_MAX_MS', '300000', 'the longest wait between two attempts'],
+			['AUDIT_STREAM_POLL_MS', '1000', 'how often the outbox is read for new entries'],
+			['AUDIT_STREAM_LEASE_MS', '60000', 'how long a claim holds before others take it over']
+		] as const
+	).map(([name, fallback, description]): Setting => ({
+		name,
+		group: 'audit',
+		default: `\`${fallback}\``,
+		description,
+		example: fallback,
+		internal: true,
+		rule: whole(1)
 	}))
 ];
+
+/**
+ * The bytes of a Standard Webhooks signing secret (`whsec_` and base64 of 24 to 64 bytes, as
+ * the specification has it); throws with what is wrong.
+ */
+export function webhookSecretBytes(value: string): Buffer {
+	const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+	if (!match || match[1].length % 4 === 1) {
+		throw new Error('must be whsec_ followed by base64 (echo whsec_$(openssl rand -base64 32))');
+	}
+	const bytes = Buffer.from(match[1], 'base64');
+	if (bytes.length < 24 || bytes.length > 64) {
+		throw new Error(`holds ${bytes.length} bytes after whsec_; it needs 24 to 64`);
+	}
+	return bytes;
+}
 
 const BY_NAME = new Map(SETTINGS.map((s) => [s.name, s]));
 
@@ -419,6 +486,17 @@ export function checkEnvironment(
 			message: `${shown}: ${said}. Example: ${setting.name}=${setting.example}`
 		});
 	}
+	for (const setting of SETTINGS) {
+		if (!setting.with) continue;
+		const set = (name: string) => resolved[name] !== undefined && resolved[name] !== '';
+		// Said once, by the one that is set.
+		if (set(setting.name) && !set(setting.with)) {
+			problems.push({
+				name: setting.with,
+				message: `${setting.name} is set without ${setting.with}: set both, or neither.`
+			});
+		}
+	}
 	for (const key of Object.keys(env)) {
 		const meant = typoOf(key);
 		if (meant) warnings.push(`${key} is not a setting of the app: did you mean ${meant}?`);
@@ -475,7 +553,7 @@ export function describeEnvironment(
 	checked: CheckedEnvironment,
 	mask: string
 ): { name: string; value: string; source: 'environment' | 'file' | 'default' | 'unset' }[] {
-	return SETTINGS.map((setting) => {
+	return SETTINGS.filter((setting) => !setting.internal).map((setting) => {
 		const value = checked.env[setting.name];
 		if (value !== undefined && value !== '') {
 			return {
@@ -495,7 +573,7 @@ export function describeEnvironment(
  * a test keeps the README's equal to it).
  */
 export function settingsTable(): string {
-	const rows = SETTINGS.map((s) => [
+	const rows = SETTINGS.filter((s) => !s.internal).map((s) => [
 		`\`${s.name}\`${s.secret ? ` (or \`${s.name}${FILE_SUFFIX}\`)` : ''}`,
 		s.default ?? 'unset',
 		s.description

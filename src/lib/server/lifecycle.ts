@@ -85,13 +85,23 @@ export function eventLoopDelay(): { p99Ms: number; maxMs: number; stuck: boolean
 	return { p99Ms, maxMs, stuck: maxMs > STUCK_MS };
 }
 
-/** Makes the app's side of a stop available to the start script; `closeStore` ends last. */
-export function installLifecycle(closeStore: () => Promise<void>, facts: () => StartFacts): void {
+/**
+ * Makes the app's side of a stop available to the start script; `closeStore` ends last.
+ * `stopWorkers` (the audit stream) is told as the stop begins, and the store is closed only once
+ * it has finished, so the work under way is written down first.
+ */
+export function installLifecycle(
+	closeStore: () => Promise<void>,
+	facts: () => StartFacts,
+	stopWorkers: () => Promise<void> = async () => {}
+): void {
 	watchEventLoop();
+	let workersStopped: Promise<void> | undefined;
 	const lifecycle: Lifecycle = {
 		facts,
 		drain() {
 			draining = true;
+			workersStopped ??= stopWorkers();
 		},
 		endStreams() {
 			const open = [...streams];
@@ -100,7 +110,11 @@ export function installLifecycle(closeStore: () => Promise<void>, facts: () => S
 			for (const end of open) end();
 			return open.length;
 		},
-		close: closeStore
+		async close() {
+			// A stop that did not drain first (or a worker that failed) still closes the store.
+			await (workersStopped ??= stopWorkers()).catch(() => undefined);
+			await closeStore();
+		}
 	};
 	(globalThis as Record<symbol, Lifecycle>)[LIFECYCLE] = lifecycle;
 }

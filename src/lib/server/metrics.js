@@ -6,7 +6,7 @@ import client from 'prom-client';
  * The app's metrics in Prometheus' text format (`GET /metrics`, behind `METRICS_TOKEN`): Node's
  * and the process's own, every request's duration by method, route template and status, and
  * what the app does (test calls, sandbox pushes, sign-ins, database queries and connections,
- * open event streams). Labels are templates and fixed words, never an id, a path or a value a
+ * open event streams, the audit stream's deliveries and backlog). Labels are templates and fixed words, never an id, a path or a value a
  * user typed, so the number of series stays bounded.
  */
 
@@ -82,6 +82,25 @@ function make(registry) {
 		eventStreams: new client.Gauge({
 			name: 'provisioning_event_streams_open',
 			help: 'Server-sent event streams open now.',
+			registers: [registry]
+		}),
+		auditStreamDeliveries: new client.Counter({
+			name: 'provisioning_audit_stream_deliveries_total',
+			help: 'Audit entries sent to the audit webhook, by result (success: a 2xx answer; failure: any other answer or none, retried later).',
+			labelNames: ['result'],
+			registers: [registry]
+		}),
+		auditStreamDuration: new client.Histogram({
+			name: 'provisioning_audit_stream_delivery_duration_seconds',
+			help: 'Time of one delivery to the audit webhook, by result.',
+			labelNames: ['result'],
+			buckets: BUCKETS,
+			registers: [registry]
+		}),
+		/** Set by the stream's worker as it reads the outbox. */
+		auditStreamBacklog: new client.Gauge({
+			name: 'provisioning_audit_stream_backlog',
+			help: 'Audit entries waiting in the outbox to be sent to the audit webhook (the outbox is shared: every instance reports the same count).',
 			registers: [registry]
 		})
 	};

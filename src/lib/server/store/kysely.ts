@@ -25,6 +25,7 @@ import type {
 import type {
 	ApiToken,
 	AuditEntry,
+	AuditStreamState,
 	FlowRunRow,
 	ProfileRow,
 	RevisionRow,
@@ -78,6 +79,17 @@ export type RunNow = <T>(
 	work: (run: RunCompiled) => T,
 	mode: 'read' | 'relaxed'
 ) => { value: T } | null;
+
+/** How the store is opened beyond its backend. */
+export interface StoreOptions {
+	/**
+	 * The audit stream is on: every audit entry is written with its row in the stream's outbox,
+	 * in the same transaction, so an entry is never recorded without being delivered later.
+	 */
+	auditOutbox?: boolean;
+	/** Told after an entry reached the outbox (the stream's worker then looks at once). */
+	onAudit?: () => void;
+}
 
 /** Audit actions recorded as often as test calls are made (see `Backend.relaxed`). */
 const RELAXED_ACTIONS = new Set(['test_call', 'push.sent']);
@@ -256,9 +268,19 @@ function revisionQuery(db: Kysely<Tables>) {
  * (the database is unreachable at start), the next call tries again, so the app recovers by
  * itself once the database is back.
  */
-export function kyselyStore(backend: Backend): Store {
+export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store {
 	const { db, dialect } = backend;
 	const pg = dialect === 'postgres';
+	const outbox = options.auditOutbox === true;
+	/**
+	 * The outbox row of the audit entry inserted just before, on the same connection and in the
+	 * same transaction: its id is the connection's last one (SQLite's rowid, PostgreSQL's last
+	 * sequence value, which the audit log's identity column just took).
+	 */
+	const outboxRow = (at: number) => ({
+		audit_id: pg ? sql<number>`lastval()` : sql<number>`last_insert_rowid()`,
+		available_at: at
+	});
 	let ready: Promise<void> | undefined;
 	const whenReady = () => {
 		ready ??= migrate(db, dialect).then(
@@ -666,17 +688,26 @@ export function kyselyStore(backend: Backend): Store {
 						),
 						params
 					},
-					...audit.map((entry) => {
+					...audit.flatMap((entry) => {
 						const values = auditRow(entry);
 						const params = Object.values(values);
 						const query = compiledQuery('audit', params, () =>
 							db.insertInto('audit_log').values(values)
 						);
-						return { query, params };
+						if (!outbox) return [{ query, params }];
+						const next = [entry.at];
+						const queued = compiledQuery('audit_outbox', next, () =>
+							db.insertInto('audit_outbox').values(outboxRow(entry.at))
+						);
+						return [
+							{ query, params },
+							{ query: queued, params: next }
+						];
 					})
 				];
 				const inserted = (await relaxedWrites(writes)) as { id: number | bigint } | undefined;
 				if (!inserted) throw new Error('The test call was not stored.');
+				if (outbox && audit.length) options.onAudit?.();
 				return num(inserted.id);
 			},
 			async trim(userId, service, keep) {
@@ -1021,10 +1052,14 @@ export function kyselyStore(backend: Backend): Store {
 		},
 		audit: {
 			async append(entry) {
-				const write = (q: Kysely<Tables>) =>
-					q.insertInto('audit_log').values(auditRow(entry)).execute();
+				const write = async (q: Kysely<Tables>) => {
+					await q.insertInto('audit_log').values(auditRow(entry)).execute();
+					if (outbox) await q.insertInto('audit_outbox').values(outboxRow(entry.at)).execute();
+				};
 				if (RELAXED_ACTIONS.has(entry.action)) await backend.relaxed(write);
+				else if (outbox) await db.transaction().execute(write);
 				else await write(db);
+				if (outbox) options.onAudit?.();
 			},
 			async list(filter) {
 				const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
@@ -1040,6 +1075,98 @@ export function kyselyStore(backend: Backend): Store {
 				const order = filter.oldestFirst ? 'asc' : 'desc';
 				const rows = await query.orderBy('id', order).limit(limit).execute();
 				return rows.map(audit);
+			}
+		},
+		auditOutbox: {
+			async claim(owner, now, leaseMs, limit) {
+				return db.transaction().execute(async (trx) => {
+					// An entry waiting for its next attempt holds back every newer one: the receiver
+					// gets them in order once it answers again.
+					let due = trx
+						.selectFrom('audit_outbox')
+						.select('audit_id')
+						.where('available_at', '<=', now)
+						.where(
+							sql<boolean>`audit_id < COALESCE((SELECT MIN(w.audit_id) FROM audit_outbox w
+								WHERE w.claimed_by IS NULL AND w.available_at > ${now}), ${Number.MAX_SAFE_INTEGER})`
+						)
+						.orderBy('audit_id')
+						.limit(limit);
+					// Another instance's claim under way is skipped, not waited for.
+					if (pg) due = due.forUpdate().skipLocked();
+					const ids = (await due.execute()).map((r) => num(r.audit_id));
+					if (!ids.length) return [];
+					await trx
+						.updateTable('audit_outbox')
+						.set({ claimed_by: owner, available_at: now + leaseMs })
+						.where('audit_id', 'in', ids)
+						.execute();
+					const rows = await trx
+						.selectFrom('audit_outbox as o')
+						.innerJoin('audit_log as a', 'a.id', 'o.audit_id')
+						.selectAll('a')
+						.select('o.attempts')
+						.where('o.audit_id', 'in', ids)
+						.orderBy('o.audit_id')
+						.execute();
+					return rows.map((r) => ({ entry: audit(r), attempts: num(r.attempts) }));
+				});
+			},
+			async delivered(auditId, at) {
+				await db.transaction().execute(async (trx) => {
+					await trx.deleteFrom('audit_outbox').where('audit_id', '=', auditId).execute();
+					await trx
+						.updateTable('audit_stream')
+						.set({ delivered_at: at, delivered_id: auditId })
+						.where('id', '=', 1)
+						.execute();
+				});
+			},
+			async failed(auditIds, error, at, retryAt) {
+				if (!auditIds.length) return;
+				await db.transaction().execute(async (trx) => {
+					await trx
+						.updateTable('audit_outbox')
+						.set({ claimed_by: null, available_at: retryAt })
+						.where('audit_id', 'in', auditIds)
+						.execute();
+					await trx
+						.updateTable('audit_outbox')
+						.set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: error }))
+						.where('audit_id', '=', auditIds[0])
+						.execute();
+					await trx
+						.updateTable('audit_stream')
+						.set({ error, error_at: at })
+						.where('id', '=', 1)
+						.execute();
+				});
+			},
+			async release(owner, now) {
+				const result = await db
+					.updateTable('audit_outbox')
+					.set({ claimed_by: null, available_at: now })
+					.where('claimed_by', owner === null ? 'is not' : '=', owner)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows);
+			},
+			async state(): Promise<AuditStreamState> {
+				const count = await db
+					.selectFrom('audit_outbox')
+					.select((eb) => eb.fn.countAll().as('n'))
+					.executeTakeFirstOrThrow();
+				const row = await db
+					.selectFrom('audit_stream')
+					.selectAll()
+					.where('id', '=', 1)
+					.executeTakeFirst();
+				return {
+					backlog: Number(count.n),
+					lastDeliveredAt: numOrNull(row?.delivered_at),
+					lastDeliveredId: numOrNull(row?.delivered_id),
+					lastError: row?.error ?? null,
+					lastErrorAt: numOrNull(row?.error_at)
+				};
 			}
 		},
 		async close() {

@@ -264,6 +264,37 @@ export const MIGRATIONS: readonly Migration[] = [
 				.columns(['profile_id', 'service', 'id'])
 				.execute();
 		}
+	},
+	{
+		version: 7,
+		name: 'the audit stream: its outbox and its state',
+		async up(db, dialect) {
+			const { int } = types(dialect);
+			// One row per audit entry still to be delivered to the audit webhook, written in the
+			// entry's own transaction. `available_at` is when it may be claimed next: while an
+			// instance holds it (`claimed_by`) the end of its lease, after a failure the time of
+			// the next attempt.
+			await db.schema
+				.createTable('audit_outbox')
+				// No foreign key: the log is append-only, its rows never go, and on PostgreSQL a
+				// reference would answer an attempt to truncate the log before its trigger does.
+				.addColumn('audit_id', int, (c) => c.primaryKey())
+				.addColumn('available_at', int, (c) => c.notNull())
+				.addColumn('claimed_by', 'text')
+				.addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+				.addColumn('last_error', 'text')
+				.execute();
+			// What the audit page shows of the stream, whichever instance delivered: one row.
+			await db.schema
+				.createTable('audit_stream')
+				.addColumn('id', 'integer', (c) => c.primaryKey())
+				.addColumn('delivered_at', int)
+				.addColumn('delivered_id', int)
+				.addColumn('error', 'text')
+				.addColumn('error_at', int)
+				.execute();
+			await db.insertInto('audit_stream').values({ id: 1 }).execute();
+		}
 	}
 ];
 

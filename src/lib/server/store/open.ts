@@ -10,7 +10,13 @@ import {
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { kyselyStore, type Backend, type RunCompiled, type RunNow } from './kysely';
+import {
+	kyselyStore,
+	type Backend,
+	type RunCompiled,
+	type RunNow,
+	type StoreOptions
+} from './kysely';
 import type { Tables } from './schema';
 import type { Store } from './types';
 import { logger } from '../logger';
@@ -220,6 +226,6 @@ export function openBackend(config: StoreLocation): Backend {
 }
 
 /** The store the configuration asks for: PostgreSQL when `databaseUrl` is set, else SQLite. */
-export function openStore(config: StoreLocation): Store {
-	return kyselyStore(openBackend(config));
+export function openStore(config: StoreLocation, options?: StoreOptions): Store {
+	return kyselyStore(openBackend(config), options);
 }

@@ -127,6 +127,24 @@ export interface FlowRunsTable {
 	record: string;
 }
 
+/** An audit entry still to be streamed (see migration 7). */
+export interface AuditOutboxTable {
+	audit_id: number;
+	available_at: number;
+	claimed_by: string | null;
+	attempts: Generated<number>;
+	last_error: string | null;
+}
+
+/** The audit stream's last delivery and last error: one row, id 1. */
+export interface AuditStreamTable {
+	id: number;
+	delivered_at: number | null;
+	delivered_id: number | null;
+	error: string | null;
+	error_at: number | null;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -142,6 +160,8 @@ export interface Tables {
 	profiles: ProfilesTable;
 	revisions: RevisionsTable;
 	audit_log: AuditLogTable;
+	audit_outbox: AuditOutboxTable;
+	audit_stream: AuditStreamTable;
 	test_calls: TestCallsTable;
 	sinks: SinksTable;
 	sink_requests: SinkRequestsTable;
@@ -153,10 +173,12 @@ export interface Tables {
 
 /**
  * The data tables in an order where every table comes after those it references (the order a
- * copy inserts them in), each with its key columns (the order rows are compared in).
+ * copy inserts them in), each with its key columns (the order rows are compared in). Entries
+ * waiting in the audit stream's outbox are copied with the log; the stream's last delivery and
+ * error (`audit_stream`) describe the old installation and are not.
  */
 export const DATA_TABLES: readonly {
-	table: Exclude<keyof Tables, 'schema_migrations'>;
+	table: Exclude<keyof Tables, 'schema_migrations' | 'audit_stream'>;
 	key: string[];
 	identity: boolean;
 }[] = [
@@ -166,6 +188,7 @@ export const DATA_TABLES: readonly {
 	{ table: 'profiles', key: ['id'], identity: false },
 	{ table: 'revisions', key: ['profile_id', 'revision'], identity: false },
 	{ table: 'audit_log', key: ['id'], identity: true },
+	{ table: 'audit_outbox', key: ['audit_id'], identity: false },
 	{ table: 'test_calls', key: ['id'], identity: true },
 	{ table: 'sinks', key: ['key'], identity: false },
 	{ table: 'sink_requests', key: ['id'], identity: true },

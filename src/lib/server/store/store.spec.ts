@@ -193,6 +193,7 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			const tables = [
 				'api_tokens',
 				'audit_log',
+				'audit_outbox',
 				'flow_runs',
 				'profiles',
 				'revisions',
@@ -319,6 +320,94 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 				Array.from({ length: 11 }, (_, i) => 11 - i)
 			);
 			expect((await store.profiles.get('p1'))?.headRevision).toBe(11);
+		});
+	});
+
+	describe("the audit stream's outbox", () => {
+		const entry = (action: string, at: number) => ({
+			at,
+			actorId: null,
+			actor: 'a@example.test',
+			action,
+			target: null,
+			ip: null,
+			details: { requestId: `r${at}` }
+		});
+
+		it('gets a row with every entry, in its transaction, and hands them out in order, one holder each', async () => {
+			// Without the stream, nothing is queued.
+			await store.audit.append(entry('logout', 1));
+			expect(await store.auditOutbox.claim('a', 10, 1000, 10)).toEqual([]);
+
+			let told = 0;
+			const streamed = kyselyStore(db.backend(), { auditOutbox: true, onAudit: () => told++ });
+			try {
+				await streamed.audit.append(entry('login.success', 2));
+				// A relaxed write (test calls, pushes) and a test call's own entries queue too.
+				await streamed.audit.append(entry('push.sent', 3));
+				const u = await streamed.users.create({
+					email: 'b@example.test',
+					name: 'B',
+					role: 'editor',
+					passwordHash: '$scrypt$x',
+					at: 4
+				});
+				await streamed.testCalls.add(
+					{
+						userId: u.id,
+						service: 's',
+						profileId: null,
+						scenario: null,
+						at: 5,
+						summary: '{}',
+						record: '{}'
+					},
+					[entry('test_call', 5), entry('test_call', 6)]
+				);
+				expect(told).toBe(3);
+				const ids = (await streamed.audit.list({ oldestFirst: true })).map((e) => e.id);
+				const [, e2, e3, e4, e5] = ids;
+				expect((await streamed.auditOutbox.state()).backlog).toBe(4);
+
+				// A holds the two oldest; B, claiming meanwhile, the next ones.
+				const a = await streamed.auditOutbox.claim('a', 100, 1000, 2);
+				expect(a.map((c) => [c.entry.id, c.entry.action, c.attempts])).toEqual([
+					[e2, 'login.success', 0],
+					[e3, 'push.sent', 0]
+				]);
+				expect(a[0].entry.details).toEqual({ requestId: 'r2' });
+				expect(
+					(await streamed.auditOutbox.claim('b', 100, 1000, 1)).map((c) => c.entry.id)
+				).toEqual([e4]);
+				await streamed.auditOutbox.release('b', 100);
+
+				// A delivers the first; the second fails: it and every newer entry wait for its retry.
+				await streamed.auditOutbox.delivered(e2, 150);
+				await streamed.auditOutbox.failed([e3], 'HTTP 500', 160, 600);
+				expect(await streamed.auditOutbox.claim('b', 200, 1000, 10)).toEqual([]);
+				const retry = await streamed.auditOutbox.claim('b', 600, 1000, 10);
+				expect(retry.map((c) => [c.entry.id, c.attempts])).toEqual([
+					[e3, 1],
+					[e4, 0],
+					[e5, 0]
+				]);
+
+				// B stops answering (a crash): its claims are taken over once its lease ends.
+				expect(await streamed.auditOutbox.claim('a', 1599, 1000, 10)).toEqual([]);
+				expect(
+					(await streamed.auditOutbox.claim('a', 1600, 1000, 10)).map((c) => c.entry.id)
+				).toEqual([e3, e4, e5]);
+				expect(await streamed.auditOutbox.release('a', 1700)).toBe(3);
+				expect(await streamed.auditOutbox.state()).toEqual({
+					backlog: 3,
+					lastDeliveredAt: 150,
+					lastDeliveredId: e2,
+					lastError: 'HTTP 500',
+					lastErrorAt: 160
+				});
+			} finally {
+				await streamed.close();
+			}
 		});
 	});
 
@@ -805,7 +894,14 @@ describe('SQLite specifics', () => {
 			const now = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
 			try {
 				// Every row kept; tables of later migrations are there, empty.
-				expect(dump(now)).toEqual({ ...rows, flow_runs: [] });
+				expect(dump(now)).toEqual({
+					...rows,
+					flow_runs: [],
+					audit_outbox: [],
+					audit_stream: [
+						{ id: 1, delivered_at: null, delivered_id: null, error: null, error_at: null }
+					]
+				});
 			} finally {
 				now.close();
 			}
@@ -848,7 +944,10 @@ describe('SQLite specifics', () => {
 			// The old schema is kept as it was; only later migrations' tables and indexes are added
 			// beside it.
 			const later = (name: string) =>
-				name.startsWith('flow_runs') || name === 'test_calls_profile_service';
+				name.startsWith('flow_runs') ||
+				name === 'test_calls_profile_service' ||
+				name.startsWith('audit_outbox') ||
+				name === 'audit_stream';
 			const added = after
 				.prepare(
 					"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"

@@ -80,6 +80,22 @@ export interface AuditEntry {
 	details: Record<string, unknown> | null;
 }
 
+/** An audit entry claimed from the outbox for delivery, with the attempts made before. */
+export interface OutboxEntry {
+	entry: AuditEntry;
+	attempts: number;
+}
+
+/** The audit stream as the database knows it, whichever instance delivered. */
+export interface AuditStreamState {
+	/** Entries waiting in the outbox. */
+	backlog: number;
+	lastDeliveredAt: number | null;
+	lastDeliveredId: number | null;
+	lastError: string | null;
+	lastErrorAt: number | null;
+}
+
 /** What a save needs. */
 export interface SaveInput {
 	profileId: string;
@@ -313,6 +329,33 @@ export interface Store {
 	audit: {
 		append(entry: Omit<AuditEntry, 'id'>): Promise<void>;
 		list(filter: AuditFilter): Promise<AuditEntry[]>;
+	};
+	/**
+	 * The audit stream's outbox: with the stream on (see `StoreOptions`), every audit entry is
+	 * written with a row here, in the same transaction; the stream's worker claims rows, delivers
+	 * their entries and removes them.
+	 */
+	auditOutbox: {
+		/**
+		 * Claims for `owner` up to `limit` entries due at `now`, oldest first, for `leaseMs`: rows no
+		 * instance holds, or whose holder's lease ran out (it crashed). None newer than an entry
+		 * waiting for its next attempt, so the stream keeps its order while the receiver fails.
+		 * On PostgreSQL rows another instance is claiming are skipped (`FOR UPDATE SKIP LOCKED`).
+		 */
+		claim(owner: string, now: number, leaseMs: number, limit: number): Promise<OutboxEntry[]>;
+		/** An entry was delivered: its row goes, and the stream's last delivery is noted. */
+		delivered(auditId: number, at: number): Promise<void>;
+		/**
+		 * A delivery failed: these rows (the failed entry first, then those claimed after it) wait
+		 * until `retryAt`, no instance holding them; the first counts an attempt and keeps the error.
+		 */
+		failed(auditIds: number[], error: string, at: number, retryAt: number): Promise<void>;
+		/**
+		 * Gives back the rows `owner` holds (every holder's when null), due at once; answers how
+		 * many. A stopping instance gives its claims back; on SQLite, the one process at its start.
+		 */
+		release(owner: string | null, now: number): Promise<number>;
+		state(): Promise<AuditStreamState>;
 	};
 	close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { auditStreamStatus } from '$lib/server/audit-stream';
 import { serverContext } from '$lib/server/context';
 import type { PageServerLoad } from './$types';
 
@@ -99,5 +100,6 @@ export const load: PageServerLoad = async ({ url }) => {
 	const exports = Object.keys(errors).length
 		? null
 		: [...exportQuery].map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
-	return { filters, errors, entries, newest, older, exports };
+	const stream = await auditStreamStatus(ctx.store, ctx.auditStream);
+	return { filters, errors, entries, newest, older, exports, stream };
 };
