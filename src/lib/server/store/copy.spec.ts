@@ -164,8 +164,10 @@ describe('the command-line tools', { timeout: 60_000 }, () => {
 	it('npm run migrate brings PostgreSQL up to date, once', async () => {
 		const url = await emptyDatabase();
 		const first = await tool('migrate.ts', [], { DATABASE_URL: url });
-		const latest = MIGRATIONS.length;
-		expect(first.stdout).toContain(`applied ${latest} migration(s); schema version ${latest}`);
+		const latest = MIGRATIONS.at(-1)!.version;
+		expect(first.stdout).toContain(
+			`applied ${MIGRATIONS.length} migration(s); schema version ${latest}`
+		);
 		const again = await tool('migrate.ts', [], { DATABASE_URL: url });
 		expect(again.stdout).toContain(`already up to date; schema version ${latest}`);
 	});
