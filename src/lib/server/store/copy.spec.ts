@@ -86,6 +86,14 @@ describe('copyStore', { timeout: 30_000 }, () => {
 				record: '{}'
 			})
 			.execute();
+		await source.db
+			.insertInto('user_totp')
+			.values({ user_id: 1, secret: 'v1.sealed', created_at: 1, enabled_at: 2, last_step: 3 })
+			.execute();
+		await source.db
+			.insertInto('recovery_codes')
+			.values({ user_id: 1, code_hash: 'hash', used_at: null })
+			.execute();
 		const report = await copyStore(source, target);
 		expect(report.tables.find((t) => t.table === 'audit_log')?.rows).toBe(1202);
 		expect(report.tables.every((t) => t.rows > 0)).toBe(true);

@@ -462,6 +462,63 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			expect(await store.sessions.find('too-old')).toBeUndefined();
 			expect(await store.sessions.find('idle')).toBeUndefined();
 		});
+
+		it('record how a session was made, a password unless told otherwise', async () => {
+			const { id } = await user();
+			const base = { userId: id, createdAt: 0, lastSeenAt: 0, expiresAt: 9_000 };
+			await store.sessions.create({ ...base, tokenHash: 'pw', ip: null, userAgent: null });
+			await store.sessions.create({
+				...base,
+				tokenHash: 'sso',
+				method: 'oidc',
+				ip: null,
+				userAgent: null
+			});
+			expect((await store.sessions.find('pw'))?.method).toBe('password');
+			expect((await store.sessions.find('sso'))?.method).toBe('oidc');
+		});
+	});
+
+	describe('second factor', () => {
+		it('turns a waiting secret on once, with its recovery codes, and accepts each step once', async () => {
+			const { id } = await user();
+			await store.totp.begin(id, 'sealed-1', 1_000);
+			// Starting again replaces a secret that was never turned on.
+			await store.totp.begin(id, 'sealed-2', 2_000);
+			expect(await store.totp.get(id)).toEqual({
+				userId: id,
+				secret: 'sealed-2',
+				createdAt: 2_000,
+				enabledAt: null,
+				lastStep: null
+			});
+			expect(await store.totp.acceptStep(id, 10)).toBe(false);
+			expect(await store.totp.enabledUserIds()).toEqual([]);
+
+			expect(await store.totp.enable(id, 10, 3_000, ['h1', 'h2'])).toBe(true);
+			expect(await store.totp.enable(id, 11, 3_000, ['h3'])).toBe(false);
+			expect(await store.totp.get(id)).toMatchObject({ enabledAt: 3_000, lastStep: 10 });
+			expect(await store.totp.enabledUserIds()).toEqual([id]);
+
+			expect(await store.totp.acceptStep(id, 10)).toBe(false);
+			expect(await store.totp.acceptStep(id, 9)).toBe(false);
+			const twice = await Promise.all([
+				store.totp.acceptStep(id, 11),
+				another().totp.acceptStep(id, 11)
+			]);
+			expect(twice.sort()).toEqual([false, true]);
+
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(2);
+			expect(await store.totp.useRecoveryCode(id, 'h1', 4_000)).toBe(true);
+			expect(await store.totp.useRecoveryCode(id, 'h1', 4_000)).toBe(false);
+			expect(await store.totp.useRecoveryCode(id, 'h3', 4_000)).toBe(false);
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(1);
+
+			expect(await store.totp.remove(id)).toBe(true);
+			expect(await store.totp.remove(id)).toBe(false);
+			expect(await store.totp.get(id)).toBeUndefined();
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(0);
+		});
 	});
 
 	describe('sandboxes', () => {
