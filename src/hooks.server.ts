@@ -4,6 +4,7 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { crossSiteProblem, requestUser } from '$lib/server/auth/request';
+import { ENROL_FIRST, mustEnrol, openBeforeEnrolment } from '$lib/server/auth/totp';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { startLiveUpdates } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
@@ -198,6 +199,22 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	if (user && !allows(user.role, access)) {
 		if (isApi) return apiError(403, 'forbidden', `This needs the ${access} role.`);
 		return refusedPage(event, access);
+	}
+	if (
+		user &&
+		access !== 'public' &&
+		!openBeforeEnrolment(event.request.method, routedPath(pathname), event.url.search) &&
+		(await mustEnrol(serverContext(), user))
+	) {
+		if (isApi) return apiError(403, 'second_factor_required', ENROL_FIRST);
+		if (event.request.headers.get('x-sveltekit-action') === 'true') {
+			return json({ type: 'error', error: { message: ENROL_FIRST } }, { status: 403 });
+		}
+		// A page: the account page, where the second factor is set up, instead.
+		if (['GET', 'HEAD'].includes(event.request.method)) {
+			return new Response(null, { status: 303, headers: { location: '/account' } });
+		}
+		return errorPage(403, ENROL_FIRST);
 	}
 	if (isApi && user?.via !== 'token') {
 		const { request, url } = event;

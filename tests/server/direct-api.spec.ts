@@ -79,7 +79,7 @@ beforeAll(async () => {
 			passwordHash: 'x',
 			at: Date.now()
 		});
-		const auth: AuthUser = { ...user, via: 'session' };
+		const auth: AuthUser = { ...user, via: 'session', method: 'password' };
 		tokens[role] = (await createToken(ctx, auth, null, 'test')).token;
 		if (role === 'editor') session = await startSession(ctx, user, { ip: null, userAgent: null });
 	}

@@ -15,6 +15,8 @@ export interface ServerConfig {
 	sessionIdleMs: number;
 	/** Time after login after which a session ends, however active. */
 	sessionMaxMs: number;
+	/** Who must have a second factor when they sign in with a password. */
+	require2fa: 'off' | 'admins' | 'all';
 	adminEmail: string | undefined;
 	adminPassword: string | undefined;
 	/** The public origin, when set (behind a proxy); used in printed links. */
@@ -28,6 +30,7 @@ const NAMES = [
 	'LIVE_UPDATES',
 	'SESSION_IDLE_MINUTES',
 	'SESSION_MAX_HOURS',
+	'REQUIRE_2FA',
 	'ADMIN_EMAIL',
 	'ADMIN_PASSWORD',
 	'ORIGIN',
@@ -46,6 +49,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 		liveUpdates: v.LIVE_UPDATES === 'poll' ? 'poll' : 'notify',
 		sessionIdleMs: Number(v.SESSION_IDLE_MINUTES ?? 12 * 60) * 60_000,
 		sessionMaxMs: Number(v.SESSION_MAX_HOURS ?? 7 * 24) * 3_600_000,
+		require2fa: v.REQUIRE_2FA === 'admins' || v.REQUIRE_2FA === 'all' ? v.REQUIRE_2FA : 'off',
 		adminEmail: v.ADMIN_EMAIL,
 		adminPassword: v.ADMIN_PASSWORD,
 		origin: v.ORIGIN,

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allows, requiredAccess } from './auth/access';
 import { crossSiteProblem, requestUser, sessionCookie } from './auth/request';
+import { mustEnrol } from './auth/totp';
 import { serverContext } from './context';
 import { API_OUTAGE, badRequestBody, parseJsonBody } from './http';
 import { clientAddress, headerOf, nodeBody } from './node-request';
@@ -118,6 +119,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, next: () => void
 	let user;
 	try {
 		user = await requestUser(ctx, header('authorization'), sessionCookie(header('cookie')));
+		// One who must set up a second factor first is refused by the kit's hooks.
+		if (user && (await mustEnrol(ctx, user))) return next();
 	} catch {
 		// The database does not answer: the kit says so, as for every other request.
 		return next();

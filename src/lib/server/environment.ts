@@ -280,6 +280,15 @@ export const SETTINGS: readonly Setting[] = [
 		rule: positive
 	},
 	{
+		name: 'REQUIRE_2FA',
+		group: 'sign-in',
+		default: '`off`',
+		description:
+			'`admins` or `all`: those who sign in with a password must set up a second factor (an authenticator app) before they can do anything else',
+		example: 'admins',
+		rule: oneOf('off', 'admins', 'all')
+	},
+	{
 		name: 'OUTBOUND_ALLOW',
 		group: 'outbound',
 		default: null,

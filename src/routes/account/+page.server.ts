@@ -2,7 +2,15 @@ import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createToken, listTokens, revokeToken } from '$lib/server/api-tokens';
 import { setSessionCookie } from '$lib/server/auth/cookie';
+import { qrPath } from '$lib/server/auth/qr';
 import { startSession } from '$lib/server/auth/session';
+import {
+	activate,
+	disableOwn,
+	mustEnrol,
+	pendingEnrolment,
+	startEnrolment
+} from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
 import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/users';
@@ -18,8 +26,27 @@ function text(value: FormDataEntryValue | null): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/** The second factor as the page shows it: on or off, or the secret being set up. */
+async function secondFactor(event: Parameters<PageServerLoad>[0]) {
+	const ctx = serverContext();
+	const me = requireUser(event);
+	const row = await ctx.store.totp.get(me.id);
+	const enabled = row?.enabledAt != null;
+	const pending = enabled ? null : await pendingEnrolment(ctx, me);
+	return {
+		enabled,
+		recoveryCodesLeft: enabled ? await ctx.store.totp.recoveryCodesLeft(me.id) : 0,
+		pending: pending && { ...pending, qr: qrPath(pending.uri) },
+		// REQUIRE_2FA holds this user here until it is on.
+		required: await mustEnrol(ctx, me),
+		// Those who sign in another way (single sign-on) have no use for it.
+		passwordSession: me.method === 'password'
+	};
+}
+
 export const load: PageServerLoad = async (event) => ({
-	tokens: await listTokens(serverContext(), requireUser(event))
+	tokens: await listTokens(serverContext(), requireUser(event)),
+	secondFactor: await secondFactor(event)
 });
 
 export const actions: Actions = {
@@ -80,6 +107,57 @@ export const actions: Actions = {
 			parsed.data
 		);
 		return { form: 'token' as const, created: { name: created.info.name, secret: created.token } };
+	},
+
+	/** Starts setting up an authenticator app; the page then shows its QR code and secret. */
+	totpStart: async (event) => {
+		const outcome = await startEnrolment(serverContext(), requireUser(event), clientIp(event));
+		if (!outcome.ok) {
+			return fail(outcome.status, { form: 'totp' as const, errors: { form: outcome.message } });
+		}
+		return { form: 'totp' as const, started: true };
+	},
+
+	/** Turns the second factor on with a code of the app; the recovery codes are in this answer only. */
+	totpActivate: async (event) => {
+		const data = await event.request.formData();
+		const code = text(data.get('code')).trim();
+		if (!code) {
+			return fail(400, {
+				form: 'totp' as const,
+				errors: { code: 'Enter the code your app shows.' }
+			});
+		}
+		const outcome = await activate(serverContext(), requireUser(event), clientIp(event), code);
+		if (!outcome.ok) {
+			const field = outcome.code === 'invalid_code' ? 'code' : 'form';
+			return fail(outcome.status, { form: 'totp' as const, errors: { [field]: outcome.message } });
+		}
+		return { form: 'totp' as const, recoveryCodes: outcome.value.recoveryCodes };
+	},
+
+	/** Turns the second factor off with a code of the app (or a recovery code) or the password. */
+	totpDisable: async (event) => {
+		const data = await event.request.formData();
+		const code = text(data.get('code')).trim();
+		const password = text(data.get('password'));
+		if (!code && !password) {
+			return fail(400, {
+				form: 'totpOff' as const,
+				errors: { off: 'Enter a code of your app, a recovery code or your password.' }
+			});
+		}
+		const recovery = code.replace(/\s+/g, '').length > 6;
+		const outcome = await disableOwn(
+			serverContext(),
+			requireUser(event),
+			clientIp(event),
+			code ? (recovery ? { recoveryCode: code } : { code }) : { password }
+		);
+		if (!outcome.ok) {
+			return fail(outcome.status, { form: 'totpOff' as const, errors: { off: outcome.message } });
+		}
+		return { form: 'totpOff' as const, disabled: true };
 	},
 
 	/** Revokes one of the user's tokens. */

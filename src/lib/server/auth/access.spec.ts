@@ -12,13 +12,15 @@ describe('requiredAccess', () => {
 		['GET', '/setup/', 'public'],
 		['POST', '/api/session', 'public'],
 		['GET', '/api/health', 'public'],
-		// Any signed-in user: the own session, tokens, password.
+		// Any signed-in user: the own session, tokens, password, second factor.
 		['GET', '/api/session', 'user'],
 		['DELETE', '/api/session', 'user'],
 		['GET', '/api/tokens', 'user'],
 		['POST', '/api/tokens', 'user'],
 		['DELETE', '/api/tokens/3', 'user'],
 		['PUT', '/api/me/password', 'user'],
+		['POST', '/api/me/totp', 'user'],
+		['DELETE', '/api/me/totp', 'user'],
 		['POST', '/logout', 'user'],
 		['GET', '/account', 'user'],
 		// Viewers read everything else, and preview.
@@ -42,6 +44,7 @@ describe('requiredAccess', () => {
 		['GET', '/api/users', 'admin'],
 		['POST', '/api/users', 'admin'],
 		['PATCH', '/api/users/2', 'admin'],
+		['DELETE', '/api/users/2/totp', 'admin'],
 		['GET', '/api/audit', 'admin'],
 		['GET', '/api/users/', 'admin'],
 		// Paths the router decodes before matching a route are checked decoded too.

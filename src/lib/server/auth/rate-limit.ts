@@ -13,10 +13,21 @@ import { sharedLimiter } from '../cluster';
 /** The limits, for the documentation and the tests. */
 export const LOGIN_LIMITS = {
 	perUserAndIp: { points: 5, seconds: 15 * 60 },
-	perIp: { points: 50, seconds: 60 * 60 }
+	perIp: { points: 50, seconds: 60 * 60 },
+	/**
+	 * Wrong second-factor codes of one account, from any address: with its password known, the
+	 * million codes of a step must not be walked from many addresses at once.
+	 */
+	secondFactorPerUser: { points: 10, seconds: 15 * 60 }
 };
 
-let limiters: { perUserAndIp: RateLimiterAbstract; perIp: RateLimiterAbstract } | undefined;
+let limiters:
+	| {
+			perUserAndIp: RateLimiterAbstract;
+			perIp: RateLimiterAbstract;
+			secondFactorPerUser: RateLimiterAbstract;
+	  }
+	| undefined;
 
 /** The limiters, made at first use (when the configuration says where they count). */
 function login() {
@@ -30,6 +41,11 @@ function login() {
 			keyPrefix: 'login_ip',
 			points: LOGIN_LIMITS.perIp.points,
 			duration: LOGIN_LIMITS.perIp.seconds
+		}),
+		secondFactorPerUser: sharedLimiter({
+			keyPrefix: 'second_factor_user',
+			points: LOGIN_LIMITS.secondFactorPerUser.points,
+			duration: LOGIN_LIMITS.secondFactorPerUser.seconds
 		})
 	};
 	return limiters;
@@ -73,4 +89,20 @@ export async function loginNotChecked(email: string, ip: string): Promise<void> 
 export async function loginSucceeded(email: string, ip: string): Promise<void> {
 	const { perUserAndIp, perIp } = login();
 	await Promise.all([perUserAndIp.delete(key(email, ip)), perIp.reward(ip)]);
+}
+
+/**
+ * Counts a second-factor code of an account before it is checked (at sign-in, or to turn the
+ * second factor off). Answers 0 when it may be checked, else the seconds to wait.
+ */
+export async function secondFactorAttempt(userId: number): Promise<number> {
+	const refusal = await login()
+		.secondFactorPerUser.consume(String(userId))
+		.then(() => null, refused);
+	return refusal ? Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) : 0;
+}
+
+/** After a right code: the account's count of wrong ones clears. */
+export async function secondFactorSucceeded(userId: number): Promise<void> {
+	await login().secondFactorPerUser.delete(String(userId));
 }

@@ -1,8 +1,15 @@
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../context';
-import type { Role, User } from '../store/types';
+import type { Role, SessionMethod, TotpRow, User } from '../store/types';
 import { PasswordBusyError, verifyNothing, verifyPassword } from './password';
-import { loginAttempt, loginNotChecked, loginSucceeded } from './rate-limit';
+import {
+	loginAttempt,
+	loginNotChecked,
+	loginSucceeded,
+	secondFactorAttempt,
+	secondFactorSucceeded
+} from './rate-limit';
+import { useSecondFactor, type SecondFactor } from './totp';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { metrics } from '../metrics.js';
 
@@ -22,10 +29,12 @@ export interface AuthUser {
 	name: string;
 	role: Role;
 	via: 'session' | 'token';
+	/** How the session was made (`password`, or a single sign-on); null for an API token. */
+	method: SessionMethod | null;
 }
 
-function authUser(user: User, via: AuthUser['via']): AuthUser {
-	return { id: user.id, email: user.email, name: user.name, role: user.role, via };
+function authUser(user: User, via: AuthUser['via'], method: SessionMethod | null): AuthUser {
+	return { id: user.id, email: user.email, name: user.name, role: user.role, via, method };
 }
 
 /**
@@ -51,7 +60,7 @@ export async function userFromSession(
 	if (!user || !user.active) return null;
 	const touchEvery = Math.min(TOUCH_INTERVAL_MS, ctx.config.sessionIdleMs / 10);
 	if (now - session.lastSeenAt >= touchEvery) await ctx.store.sessions.touch(hash, now);
-	return authUser(user, 'session');
+	return authUser(user, 'session', session.method);
 }
 
 /** The owner of an API token (acting with the owner's role), or null. */
@@ -68,14 +77,14 @@ export async function userFromApiToken(
 	if (found.lastUsedAt === null || now - found.lastUsedAt >= TOUCH_INTERVAL_MS) {
 		await ctx.store.tokens.touch(found.id, now);
 	}
-	return authUser(user, 'token');
+	return authUser(user, 'token', null);
 }
 
 /** Creates a session and returns its token (for the cookie). */
 export async function startSession(
 	ctx: ServerContext,
 	user: User,
-	meta: { ip: string | null; userAgent: string | null },
+	meta: { ip: string | null; userAgent: string | null; method?: SessionMethod },
 	now = Date.now()
 ): Promise<string> {
 	const token = newSecret();
@@ -86,7 +95,8 @@ export async function startSession(
 		lastSeenAt: now,
 		expiresAt: now + ctx.config.sessionMaxMs,
 		ip: meta.ip,
-		userAgent: meta.userAgent?.slice(0, 300) ?? null
+		userAgent: meta.userAgent?.slice(0, 300) ?? null,
+		method: meta.method ?? 'password'
 	});
 	return token;
 }
@@ -99,10 +109,20 @@ export async function endSession(ctx: ServerContext, token: string): Promise<voi
 /** The outcome of a login attempt. */
 export type LoginResult =
 	| { ok: true; user: AuthUser; token: string }
-	| { ok: false; status: 401 | 429 | 503; message: string; retryAfter?: number };
+	| {
+			ok: false;
+			status: 401 | 429 | 503;
+			/** `totp_required` and `invalid_code` only come after a right password. */
+			code: 'invalid_credentials' | 'totp_required' | 'invalid_code' | 'rate_limited' | 'busy';
+			message: string;
+			retryAfter?: number;
+	  };
 
 /** The one answer to a wrong password, an unknown e-mail and a deactivated account alike. */
 export const WRONG_CREDENTIALS = 'The e-mail or the password is wrong.';
+
+/** The answer to a right password of an account with a second factor, sent without a code. */
+export const CODE_REQUIRED = 'Enter the authentication code from your app.';
 
 /**
  * Checks credentials and starts a session. The attempt is counted against the rate limits
@@ -111,6 +131,11 @@ export const WRONG_CREDENTIALS = 'The e-mail or the password is wrong.';
  * only in the audit log). On success the previous session of this browser ends and a new one
  * starts, unless the account changed (password, role, deactivation) while its password was
  * being checked.
+ *
+ * An account with a second factor needs a code of its app or a recovery code as well. Only after
+ * a right password is it asked for (`totp_required`, and the attempt's points come back: it was
+ * no failure); a wrong or replayed code keeps them, and counts against the account too
+ * (`secondFactorAttempt`), so the codes cannot be walked from many addresses.
  */
 export async function login(
 	ctx: ServerContext,
@@ -120,7 +145,7 @@ export async function login(
 		ip: string;
 		userAgent: string | null;
 		previous?: string;
-	}
+	} & SecondFactor
 ): Promise<LoginResult> {
 	const email = input.email.trim();
 	// What was typed in the e-mail box is recorded only when it looks like an address: a
@@ -135,6 +160,7 @@ export async function login(
 		return {
 			ok: false,
 			status: 429,
+			code: 'rate_limited',
 			message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
 			retryAfter: wait
 		};
@@ -150,7 +176,13 @@ export async function login(
 		await loginNotChecked(email, input.ip);
 		signIns.inc({ method: 'password', result: 'busy' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'busy' });
-		return { ok: false, status: 503, message: error.message, retryAfter: error.retryAfter };
+		return {
+			ok: false,
+			status: 503,
+			code: 'busy',
+			message: error.message,
+			retryAfter: error.retryAfter
+		};
 	}
 	// The account as it is now: a reset, a deactivation or a role change during the check wins.
 	const now = user && valid ? await ctx.store.users.findById(user.id) : undefined;
@@ -171,7 +203,14 @@ export async function login(
 		await recordAudit(ctx.store, { ...actor, id: user?.id ?? null }, 'login.failure', null, {
 			reason
 		});
-		return { ok: false, status: 401, message: WRONG_CREDENTIALS };
+		return { ok: false, status: 401, code: 'invalid_credentials', message: WRONG_CREDENTIALS };
+	}
+	let secondFactor: 'totp' | 'recovery_code' | null = null;
+	const factor = await ctx.store.totp.get(now.id);
+	if (factor && factor.enabledAt !== null) {
+		const refused = await checkSecondFactor(ctx, now, factor, input);
+		if (refused) return refused;
+		secondFactor = input.totp ? 'totp' : 'recovery_code';
 	}
 	await loginSucceeded(email, input.ip);
 	signIns.inc({ method: 'password', result: 'success' });
@@ -181,7 +220,56 @@ export async function login(
 		ctx.store,
 		{ id: now.id, email: now.email, ip: input.ip },
 		'login.success',
-		null
+		null,
+		secondFactor ? { secondFactor } : null
 	);
-	return { ok: true, user: authUser(now, 'session'), token };
+	return { ok: true, user: authUser(now, 'session', 'password'), token };
+}
+
+/**
+ * The refusal of a sign-in whose password was right, when the account's second factor is
+ * missing, wrong or already used; null when it passed (and is now used up).
+ */
+async function checkSecondFactor(
+	ctx: ServerContext,
+	user: User,
+	factor: TotpRow,
+	input: { email: string; ip: string } & SecondFactor
+): Promise<LoginResult | null> {
+	const email = input.email.trim();
+	const signIns = metrics().signIns;
+	const actor = { id: user.id, email: user.email, ip: input.ip };
+	if (!input.totp && !input.recoveryCode) {
+		await loginNotChecked(email, input.ip);
+		return { ok: false, status: 401, code: 'totp_required', message: CODE_REQUIRED };
+	}
+	const wait = await secondFactorAttempt(user.id);
+	if (wait > 0) {
+		signIns.inc({ method: 'password', result: 'rate_limited' });
+		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
+		return {
+			ok: false,
+			status: 429,
+			code: 'rate_limited',
+			message: `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+			retryAfter: wait
+		};
+	}
+	const used = await useSecondFactor(ctx, user, factor, input);
+	if (!used) {
+		signIns.inc({ method: 'password', result: 'refused' });
+		await recordAudit(ctx.store, actor, 'login.failure', null, {
+			reason: input.totp ? 'wrong_code' : 'wrong_recovery_code'
+		});
+		return {
+			ok: false,
+			status: 401,
+			code: 'invalid_code',
+			message: input.totp
+				? 'The authentication code is wrong or was already used: wait for the next one.'
+				: 'The recovery code is wrong or was already used.'
+		};
+	}
+	await secondFactorSucceeded(user.id);
+	return null;
 }

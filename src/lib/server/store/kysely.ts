@@ -20,7 +20,8 @@ import type {
 	SinksTable,
 	Tables,
 	TestCallsTable,
-	UsersTable
+	UsersTable,
+	UserTotpTable
 } from './schema';
 import type {
 	ApiToken,
@@ -36,6 +37,7 @@ import type {
 	SinkRow,
 	Store,
 	TestCallRow,
+	TotpRow,
 	User
 } from './types';
 
@@ -109,6 +111,17 @@ function user(row: Selectable<UsersTable> | undefined): User | undefined {
 		passwordHash: row.password_hash,
 		createdAt: num(row.created_at),
 		updatedAt: num(row.updated_at)
+	};
+}
+
+function totp(row: Selectable<UserTotpTable> | undefined): TotpRow | undefined {
+	if (!row) return undefined;
+	return {
+		userId: num(row.user_id),
+		secret: row.secret,
+		createdAt: num(row.created_at),
+		enabledAt: numOrNull(row.enabled_at),
+		lastStep: numOrNull(row.last_step)
 	};
 }
 
@@ -443,7 +456,8 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 						last_seen_at: s.lastSeenAt,
 						expires_at: s.expiresAt,
 						ip: s.ip,
-						user_agent: s.userAgent
+						user_agent: s.userAgent,
+						method: s.method ?? 'password'
 					})
 					.execute();
 			},
@@ -451,7 +465,7 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 				const row = await first(db, 'session', [tokenHash], () =>
 					db
 						.selectFrom('sessions')
-						.select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
+						.select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at', 'method'])
 						.where('token_hash', '=', tokenHash)
 				);
 				if (!row) return undefined;
@@ -460,7 +474,8 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 					userId: num(row.user_id),
 					createdAt: num(row.created_at),
 					lastSeenAt: num(row.last_seen_at),
-					expiresAt: num(row.expires_at)
+					expiresAt: num(row.expires_at),
+					method: row.method
 				};
 			},
 			async touch(tokenHash, at) {
@@ -484,6 +499,96 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 					)
 					.executeTakeFirst();
 				return Number(result.numDeletedRows);
+			}
+		},
+		totp: {
+			async get(userId) {
+				return totp(
+					await db
+						.selectFrom('user_totp')
+						.selectAll()
+						.where('user_id', '=', userId)
+						.executeTakeFirst()
+				);
+			},
+			async begin(userId, secret, at) {
+				await db.transaction().execute(async (trx) => {
+					await trx
+						.deleteFrom('user_totp')
+						.where('user_id', '=', userId)
+						.where('enabled_at', 'is', null)
+						.execute();
+					await trx
+						.insertInto('user_totp')
+						.values({ user_id: userId, secret, created_at: at })
+						.execute();
+				});
+			},
+			async enable(userId, step, at, codeHashes) {
+				return db.transaction().execute(async (trx) => {
+					const result = await trx
+						.updateTable('user_totp')
+						.set({ enabled_at: at, last_step: step })
+						.where('user_id', '=', userId)
+						.where('enabled_at', 'is', null)
+						.executeTakeFirst();
+					if (Number(result.numUpdatedRows) !== 1) return false;
+					await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+					await trx
+						.insertInto('recovery_codes')
+						.values(codeHashes.map((hash) => ({ user_id: userId, code_hash: hash })))
+						.execute();
+					return true;
+				});
+			},
+			async acceptStep(userId, step) {
+				// One statement: of two sign-ins with the same code at once, one moves the step on.
+				const result = await db
+					.updateTable('user_totp')
+					.set({ last_step: step })
+					.where('user_id', '=', userId)
+					.where('enabled_at', 'is not', null)
+					.where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async useRecoveryCode(userId, codeHash, at) {
+				const result = await db
+					.updateTable('recovery_codes')
+					.set({ used_at: at })
+					.where('user_id', '=', userId)
+					.where('code_hash', '=', codeHash)
+					.where('used_at', 'is', null)
+					.executeTakeFirst();
+				return Number(result.numUpdatedRows) === 1;
+			},
+			async recoveryCodesLeft(userId) {
+				const row = await db
+					.selectFrom('recovery_codes')
+					.select((eb) => eb.fn.countAll().as('n'))
+					.where('user_id', '=', userId)
+					.where('used_at', 'is', null)
+					.executeTakeFirstOrThrow();
+				return Number(row.n);
+			},
+			async remove(userId) {
+				return db.transaction().execute(async (trx) => {
+					await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+					const removed = await trx
+						.deleteFrom('user_totp')
+						.where('user_id', '=', userId)
+						.returning('enabled_at')
+						.execute();
+					return removed.some((r) => r.enabled_at !== null);
+				});
+			},
+			async enabledUserIds() {
+				const rows = await db
+					.selectFrom('user_totp')
+					.select('user_id')
+					.where('enabled_at', 'is not', null)
+					.execute();
+				return rows.map((r) => num(r.user_id));
 			}
 		},
 		tokens: {

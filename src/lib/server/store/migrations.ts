@@ -295,6 +295,36 @@ export const MIGRATIONS: readonly Migration[] = [
 				.execute();
 			await db.insertInto('audit_stream').values({ id: 1 }).execute();
 		}
+	},
+	{
+		version: 9,
+		name: 'second factor (TOTP) with recovery codes; how each session was made',
+		async up(db, dialect) {
+			const { int } = types(dialect);
+			// One authenticator per user: its secret sealed with the app's key, whether it is on yet,
+			// and the last time step a code was accepted in (a code is never accepted twice).
+			await db.schema
+				.createTable('user_totp')
+				.addColumn('user_id', int, (c) => c.primaryKey().references('users.id'))
+				.addColumn('secret', 'text', (c) => c.notNull())
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('enabled_at', int)
+				.addColumn('last_step', int)
+				.execute();
+			// Only hashes of the codes; a used one keeps its row with the time it was used.
+			await db.schema
+				.createTable('recovery_codes')
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('code_hash', 'text', (c) => c.notNull())
+				.addColumn('used_at', int)
+				.addPrimaryKeyConstraint('recovery_codes_pkey', ['user_id', 'code_hash'])
+				.execute();
+			// Sessions made before this one were all made with a password.
+			await db.schema
+				.alterTable('sessions')
+				.addColumn('method', 'text', (c) => c.notNull().defaultTo('password'))
+				.execute();
+		}
 	}
 ];
 

@@ -28,6 +28,7 @@ export interface SessionsTable {
 	expires_at: number;
 	ip: string | null;
 	user_agent: string | null;
+	method: Generated<string>;
 }
 
 export interface ApiTokensTable {
@@ -145,6 +146,20 @@ export interface AuditStreamTable {
 	error_at: number | null;
 }
 
+export interface UserTotpTable {
+	user_id: number;
+	secret: string;
+	created_at: number;
+	enabled_at: number | null;
+	last_step: number | null;
+}
+
+export interface RecoveryCodesTable {
+	user_id: number;
+	code_hash: string;
+	used_at: number | null;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -168,6 +183,8 @@ export interface Tables {
 	sandboxes: SandboxesTable;
 	sandbox_pushes: SandboxPushesTable;
 	flow_runs: FlowRunsTable;
+	user_totp: UserTotpTable;
+	recovery_codes: RecoveryCodesTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -194,5 +211,7 @@ export const DATA_TABLES: readonly {
 	{ table: 'sink_requests', key: ['id'], identity: true },
 	{ table: 'sandboxes', key: ['id'], identity: false },
 	{ table: 'sandbox_pushes', key: ['id'], identity: true },
-	{ table: 'flow_runs', key: ['id'], identity: true }
+	{ table: 'flow_runs', key: ['id'], identity: true },
+	{ table: 'user_totp', key: ['user_id'], identity: false },
+	{ table: 'recovery_codes', key: ['user_id', 'code_hash'], identity: false }
 ];

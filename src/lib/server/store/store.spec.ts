@@ -551,6 +551,63 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			expect(await store.sessions.find('too-old')).toBeUndefined();
 			expect(await store.sessions.find('idle')).toBeUndefined();
 		});
+
+		it('record how a session was made, a password unless told otherwise', async () => {
+			const { id } = await user();
+			const base = { userId: id, createdAt: 0, lastSeenAt: 0, expiresAt: 9_000 };
+			await store.sessions.create({ ...base, tokenHash: 'pw', ip: null, userAgent: null });
+			await store.sessions.create({
+				...base,
+				tokenHash: 'sso',
+				method: 'oidc',
+				ip: null,
+				userAgent: null
+			});
+			expect((await store.sessions.find('pw'))?.method).toBe('password');
+			expect((await store.sessions.find('sso'))?.method).toBe('oidc');
+		});
+	});
+
+	describe('second factor', () => {
+		it('turns a waiting secret on once, with its recovery codes, and accepts each step once', async () => {
+			const { id } = await user();
+			await store.totp.begin(id, 'sealed-1', 1_000);
+			// Starting again replaces a secret that was never turned on.
+			await store.totp.begin(id, 'sealed-2', 2_000);
+			expect(await store.totp.get(id)).toEqual({
+				userId: id,
+				secret: 'sealed-2',
+				createdAt: 2_000,
+				enabledAt: null,
+				lastStep: null
+			});
+			expect(await store.totp.acceptStep(id, 10)).toBe(false);
+			expect(await store.totp.enabledUserIds()).toEqual([]);
+
+			expect(await store.totp.enable(id, 10, 3_000, ['h1', 'h2'])).toBe(true);
+			expect(await store.totp.enable(id, 11, 3_000, ['h3'])).toBe(false);
+			expect(await store.totp.get(id)).toMatchObject({ enabledAt: 3_000, lastStep: 10 });
+			expect(await store.totp.enabledUserIds()).toEqual([id]);
+
+			expect(await store.totp.acceptStep(id, 10)).toBe(false);
+			expect(await store.totp.acceptStep(id, 9)).toBe(false);
+			const twice = await Promise.all([
+				store.totp.acceptStep(id, 11),
+				another().totp.acceptStep(id, 11)
+			]);
+			expect(twice.sort()).toEqual([false, true]);
+
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(2);
+			expect(await store.totp.useRecoveryCode(id, 'h1', 4_000)).toBe(true);
+			expect(await store.totp.useRecoveryCode(id, 'h1', 4_000)).toBe(false);
+			expect(await store.totp.useRecoveryCode(id, 'h3', 4_000)).toBe(false);
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(1);
+
+			expect(await store.totp.remove(id)).toBe(true);
+			expect(await store.totp.remove(id)).toBe(false);
+			expect(await store.totp.get(id)).toBeUndefined();
+			expect(await store.totp.recoveryCodesLeft(id)).toBe(0);
+		});
 	});
 
 	describe('sandboxes', () => {
@@ -863,8 +920,11 @@ describe('SQLite specifics', () => {
 		}
 	});
 
-	it('number the migrations 1, 2, 3… without gaps', () => {
-		expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+	it('number the migrations in increasing order, each number once', () => {
+		// A database records the versions it has, not how many: a number may be left unused.
+		const versions = MIGRATIONS.map((m) => m.version);
+		expect(versions[0]).toBe(1);
+		expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
 	});
 
 	it('open a data directory made before migrations were recorded, and lose nothing', async () => {
@@ -900,7 +960,11 @@ describe('SQLite specifics', () => {
 					audit_outbox: [],
 					audit_stream: [
 						{ id: 1, delivered_at: null, delivered_id: null, error: null, error_at: null }
-					]
+					],
+					user_totp: [],
+					recovery_codes: [],
+					// Sessions of before were all made with a password.
+					sessions: (rows.sessions as object[]).map((s) => ({ ...s, method: 'password' }))
 				});
 			} finally {
 				now.close();
@@ -947,13 +1011,21 @@ describe('SQLite specifics', () => {
 				name.startsWith('flow_runs') ||
 				name === 'test_calls_profile_service' ||
 				name.startsWith('audit_outbox') ||
-				name === 'audit_stream';
+				name === 'audit_stream' ||
+				/^(sqlite_autoindex_)?(user_totp|recovery_codes)/.test(name);
+			// Sessions gained one column (how each was made), added at the end of their table.
+			const method = `, "method" text default 'password' not null`;
 			const added = after
 				.prepare(
 					"SELECT type, name, sql FROM sqlite_master WHERE name != 'schema_migrations' AND name NOT LIKE 'sqlite_autoindex_schema%' ORDER BY name"
 				)
-				.all() as { name: string }[];
-			expect(added.filter((o) => !later(o.name))).toEqual(schema);
+				.all() as { name: string; sql: string | null }[];
+			expect(added.find((o) => o.name === 'sessions')?.sql).toContain(method);
+			expect(
+				added
+					.filter((o) => !later(o.name))
+					.map((o) => (o.name === 'sessions' ? { ...o, sql: o.sql!.replace(method, '') } : o))
+			).toEqual(schema);
 		} finally {
 			after.close();
 		}

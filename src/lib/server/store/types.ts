@@ -23,6 +23,9 @@ export interface User {
 	updatedAt: number;
 }
 
+/** How a session was made: `password` (with a second factor when the account has one). */
+export type SessionMethod = 'password' | (string & {});
+
 /** A login session; only the hash of its token is stored. */
 export interface Session {
 	tokenHash: string;
@@ -30,6 +33,19 @@ export interface Session {
 	createdAt: number;
 	lastSeenAt: number;
 	expiresAt: number;
+	method: SessionMethod;
+}
+
+/** A user's authenticator (TOTP): the secret sealed with the app's key. */
+export interface TotpRow {
+	userId: number;
+	/** The base32 secret, sealed (see `secrets.ts`). */
+	secret: string;
+	createdAt: number;
+	/** When it was turned on; null while it waits for its first code. */
+	enabledAt: number | null;
+	/** The last time step a code was accepted in; codes of it and before are refused. */
+	lastStep: number | null;
 }
 
 /** An API token for automation; only the hash of its secret is stored. */
@@ -222,12 +238,38 @@ export interface Store {
 		): Promise<User | undefined>;
 	};
 	sessions: {
-		create(session: Session & { ip: string | null; userAgent: string | null }): Promise<void>;
+		create(
+			session: Omit<Session, 'method'> & {
+				method?: SessionMethod;
+				ip: string | null;
+				userAgent: string | null;
+			}
+		): Promise<void>;
 		find(tokenHash: string): Promise<Session | undefined>;
 		touch(tokenHash: string, at: number): Promise<void>;
 		delete(tokenHash: string): Promise<void>;
 		deleteForUser(userId: number): Promise<void>;
 		purgeExpired(now: number, idleMs: number): Promise<number>;
+	};
+	totp: {
+		get(userId: number): Promise<TotpRow | undefined>;
+		/** Starts an enrolment: a new secret, not on yet (replacing one that was not turned on). */
+		begin(userId: number, secret: string, at: number): Promise<void>;
+		/**
+		 * Turns a waiting secret on with the step of the code that proved it, and replaces the
+		 * recovery codes with these hashes, in one write; false when there was none waiting.
+		 */
+		enable(userId: number, step: number, at: number, codeHashes: string[]): Promise<boolean>;
+		/** Accepts a code's step when it is later than the last accepted one; false otherwise. */
+		acceptStep(userId: number, step: number): Promise<boolean>;
+		/** Uses an unused recovery code; false when there is no such unused code. */
+		useRecoveryCode(userId: number, codeHash: string, at: number): Promise<boolean>;
+		/** Unused recovery codes left. */
+		recoveryCodesLeft(userId: number): Promise<number>;
+		/** Removes the authenticator and the recovery codes; false when it was not on. */
+		remove(userId: number): Promise<boolean>;
+		/** The users whose authenticator is on. */
+		enabledUserIds(): Promise<number[]>;
 	};
 	tokens: {
 		create(input: Omit<ApiToken, 'id' | 'lastUsedAt' | 'revokedAt'>): Promise<ApiToken>;

@@ -1,5 +1,6 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
+import { resetForUser } from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
 import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/users';
@@ -13,8 +14,11 @@ function text(value: FormDataEntryValue | null): string {
 }
 
 export const load: PageServerLoad = async () => {
-	const users = (await serverContext().store.users.list()).map(userView);
-	return { users, roles: [...ROLES].reverse() };
+	const { store } = serverContext();
+	const users = (await store.users.list()).map(userView);
+	// Who has a second factor on (shown beside their status, with a way to take it off).
+	const secondFactor = await store.totp.enabledUserIds();
+	return { users, roles: [...ROLES].reverse(), secondFactor };
 };
 
 /**
@@ -92,6 +96,29 @@ export const actions: Actions = {
 			const role = RoleSchema.safeParse(data.get('role'));
 			return role.success ? { role: role.data } : null;
 		}),
+
+	/** Takes the second factor off a user who lost it; they sign in with their password alone. */
+	resetTotp: async (event) => {
+		const data = await event.request.formData();
+		const id = Number(text(data.get('id')));
+		const outcome = Number.isInteger(id)
+			? await resetForUser(serverContext(), requireUser(event), clientIp(event), id)
+			: null;
+		if (!outcome?.ok) {
+			return fail(outcome?.status ?? 400, {
+				form: 'row' as const,
+				id,
+				control: 'totp' as const,
+				message: outcome?.message ?? 'That change is not possible.'
+			});
+		}
+		const email = text(data.get('email'));
+		return {
+			form: 'row' as const,
+			id,
+			done: `The second factor of ${email} is off: they sign in with their password alone.`
+		};
+	},
 
 	/** Deactivates (ending their sessions and API tokens) or reactivates a user. */
 	active: (event) =>

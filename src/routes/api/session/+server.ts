@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/auth/cookie';
 import { endSession, login, SESSION_COOKIE } from '$lib/server/auth/session';
+import { SecondFactorSchema } from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
 import type { RequestHandler } from './$types';
 
-const LoginSchema = z.object({
+const LoginSchema = SecondFactorSchema.extend({
 	email: z.string().trim().min(1).max(200),
 	password: z.string().min(1).max(1000)
 });
@@ -15,7 +16,10 @@ const LoginSchema = z.object({
 /** The signed-in user. */
 export const GET: RequestHandler = async (event) => json({ user: requireUser(event) });
 
-/** Signs in with e-mail and password; sets the session cookie. */
+/**
+ * Signs in with e-mail and password (and, for an account with a second factor, `totp` or
+ * `recoveryCode`); sets the session cookie.
+ */
 export const POST: RequestHandler = async (event) => {
 	const body = await readJson(event, LoginSchema);
 	if (!body.ok) return body.response;
@@ -27,8 +31,7 @@ export const POST: RequestHandler = async (event) => {
 		previous: event.cookies.get(SESSION_COOKIE)
 	});
 	if (!result.ok) {
-		const code = { 401: 'invalid_credentials', 429: 'rate_limited', 503: 'busy' }[result.status];
-		const response = apiError(result.status, code, result.message);
+		const response = apiError(result.status, result.code, result.message);
 		if (result.retryAfter) response.headers.set('Retry-After', String(result.retryAfter));
 		return response;
 	}

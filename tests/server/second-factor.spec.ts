@@ -1,0 +1,272 @@
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createUser, serverWithAdmin, sleep, type TestUser } from '../helpers/fixtures';
+import { Client, stopAllServers } from '../helpers/server';
+
+/**
+ * The second factor (TOTP) against the real server: setting it up, signing in with a code or a
+ * recovery code, codes that are wrong, replayed or walked, turning it off, an admin taking it
+ * off, REQUIRE_2FA, and the audit entries. Codes come from the library and the secret the
+ * server answered, as an authenticator app makes them.
+ */
+
+afterAll(stopAllServers);
+
+interface TotpAnswer {
+	secret?: string;
+	uri?: string;
+	recoveryCodes?: string[];
+	enabled?: boolean;
+	recoveryCodesLeft?: number;
+	error?: { code: string; message: string };
+	entries?: { action: string; target: string | null; details: Record<string, unknown> | null }[];
+}
+
+const STEP_MS = 30_000;
+
+/** The code of `secret` for the step `offset` steps from now. */
+function code(secret: string, offset = 0): string {
+	return TOTP.generate({
+		secret: Secret.fromBase32(secret),
+		timestamp: Date.now() + offset * STEP_MS
+	});
+}
+
+/** A six-digit code that is none of those the server accepts now (one step either side). */
+function wrongCode(secret: string): string {
+	const right = new Set([-2, -1, 0, 1, 2].map((o) => code(secret, o)));
+	for (let n = 0; ; n++) {
+		const candidate = String(n).padStart(6, '0');
+		if (!right.has(candidate)) return candidate;
+	}
+}
+
+/**
+ * Waits, when the current step ends within 8 seconds, for the next one: a test then uses the
+ * steps before, at and after now without one of them leaving the window meanwhile.
+ */
+async function freshStep(): Promise<void> {
+	const left = STEP_MS - (Date.now() % STEP_MS);
+	if (left < 8_000) await sleep(left + 200);
+}
+
+async function enrol(client: Client): Promise<{ secret: string; uri: string }> {
+	const started = await client.json<TotpAnswer>('/api/me/totp', { method: 'POST' });
+	expect(started.status).toBe(200);
+	return { secret: started.body.secret!, uri: started.body.uri! };
+}
+
+/** Sets up and turns on the second factor of a signed-in client: its secret and codes. */
+async function turnOn(client: Client, offset = -1) {
+	const { secret } = await enrol(client);
+	const on = await client.json<TotpAnswer>('/api/me/totp', {
+		method: 'PUT',
+		json: { code: code(secret, offset) }
+	});
+	expect(on.status).toBe(200);
+	return { secret, recoveryCodes: on.body.recoveryCodes! };
+}
+
+function signIn(user: TestUser, extra: Record<string, string> = {}, password = user.password) {
+	const client = new Client(user.client.server);
+	const answer = client.json('/api/session', {
+		method: 'POST',
+		json: { email: user.email, password, ...extra }
+	});
+	return answer.then((a) => ({ ...a, client }));
+}
+
+async function audit(admin: Client, action: string) {
+	const log = await admin.json<TotpAnswer>(`/api/audit?action=${action}&limit=50`);
+	expect(log.status).toBe(200);
+	return log.body.entries!;
+}
+
+describe('a second factor for password accounts', () => {
+	let admin: Client;
+	let alice: TestUser;
+	let bob: TestUser;
+	let carol: TestUser;
+
+	beforeAll(async () => {
+		({ admin } = await serverWithAdmin());
+		alice = await createUser(admin, 'editor', 'alice@example.test');
+		bob = await createUser(admin, 'viewer', 'bob@example.test');
+		carol = await createUser(admin, 'viewer', 'carol@example.test');
+	}, 60_000);
+
+	it('is set up with a code of the app, answers ten recovery codes once, then asks for a code at sign-in', async () => {
+		await freshStep();
+		const { secret, uri } = await enrol(alice.client);
+		expect(uri).toMatch(/^otpauth:\/\/totp\//);
+		const parsed = new URL(uri);
+		expect(parsed.searchParams.get('issuer')).toBe('Provisioning Studio');
+		expect(parsed.searchParams.get('secret')).toBe(secret);
+		expect(decodeURIComponent(parsed.pathname)).toContain(alice.email);
+		// Not on yet: the password alone still signs in.
+		expect((await signIn(alice)).status).toBe(200);
+
+		const wrong = await alice.client.json<TotpAnswer>('/api/me/totp', {
+			method: 'PUT',
+			json: { code: wrongCode(secret) }
+		});
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.error?.code).toBe('invalid_code');
+		expect((await alice.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(false);
+
+		const first = code(secret, -1);
+		const on = await alice.client.json<TotpAnswer>('/api/me/totp', {
+			method: 'PUT',
+			json: { code: first }
+		});
+		expect(on.status).toBe(200);
+		const codes = on.body.recoveryCodes!;
+		expect(codes).toHaveLength(10);
+		expect(new Set(codes).size).toBe(10);
+		expect(await alice.client.json<TotpAnswer>('/api/me/totp')).toMatchObject({
+			body: { enabled: true, recoveryCodesLeft: 10 }
+		});
+		// A second set-up is refused while one is on.
+		const again = await alice.client.json<TotpAnswer>('/api/me/totp', { method: 'POST' });
+		expect(again.status).toBe(409);
+
+		// The right password alone: asked for the code, no session. A wrong one: as ever.
+		const asked = await signIn(alice);
+		expect(asked.status).toBe(401);
+		expect(asked.body.error?.code).toBe('totp_required');
+		expect(asked.headers.getSetCookie()).toEqual([]);
+		const wrongPassword = await signIn(alice, {}, 'not-the-password-1');
+		expect(wrongPassword.body.error?.code).toBe('invalid_credentials');
+
+		// The code of the step the set-up used is spent; the next step's is good, once.
+		const spent = await signIn(alice, { totp: first });
+		expect(spent.status).toBe(401);
+		expect(spent.body.error?.code).toBe('invalid_code');
+		const now = code(secret);
+		const good = await signIn(alice, { totp: now });
+		expect(good.status).toBe(200);
+		expect(good.client.session).toBeDefined();
+		expect((await good.client.json('/api/session')).status).toBe(200);
+		const replayed = await signIn(alice, { totp: now });
+		expect(replayed.status).toBe(401);
+		expect(replayed.body.error?.code).toBe('invalid_code');
+		expect(replayed.headers.getSetCookie()).toEqual([]);
+
+		// A recovery code signs in once (typed in capitals and without dashes, as people do).
+		const typed = codes[0].replace(/-/g, '').toUpperCase();
+		expect((await signIn(alice, { recoveryCode: typed })).status).toBe(200);
+		const reused = await signIn(alice, { recoveryCode: codes[0] });
+		expect(reused.status).toBe(401);
+		expect(reused.body.error?.code).toBe('invalid_code');
+		expect((await alice.client.json<TotpAnswer>('/api/me/totp')).body.recoveryCodesLeft).toBe(9);
+
+		// Turned off with a code of the next step, and the password alone signs in again.
+		const wrongOff = await alice.client.json<TotpAnswer>('/api/me/totp', {
+			method: 'DELETE',
+			json: { code: wrongCode(secret) }
+		});
+		expect(wrongOff.status).toBe(400);
+		expect(wrongOff.body.error?.code).toBe('invalid_code');
+		const off = await alice.client.fetch('/api/me/totp', {
+			method: 'DELETE',
+			json: { code: code(secret, 1) }
+		});
+		expect(off.status).toBe(204);
+		expect((await signIn(alice)).status).toBe(200);
+
+		const successes = await audit(admin, 'login.success');
+		const mine = successes.filter((e) => e.details?.secondFactor);
+		expect(mine.map((e) => e.details!.secondFactor).sort()).toEqual(['recovery_code', 'totp']);
+		const failures = (await audit(admin, 'login.failure')).map((e) => e.details?.reason);
+		expect(failures).toEqual(expect.arrayContaining(['wrong_code', 'wrong_recovery_code']));
+		expect(await audit(admin, 'totp.enabled')).toEqual([
+			expect.objectContaining({ target: alice.email })
+		]);
+		expect(await audit(admin, 'totp.disabled')).toEqual([
+			expect.objectContaining({
+				target: alice.email,
+				details: expect.objectContaining({ by: 'code' })
+			})
+		]);
+	}, 120_000);
+
+	it('is turned off with the password, and never with a wrong one', async () => {
+		await freshStep();
+		await turnOn(carol.client);
+		const wrong = await carol.client.json<TotpAnswer>('/api/me/totp', {
+			method: 'DELETE',
+			json: { password: 'not-the-password-1' }
+		});
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.error?.code).toBe('wrong_password');
+		expect((await carol.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(true);
+		const off = await carol.client.fetch('/api/me/totp', {
+			method: 'DELETE',
+			json: { password: carol.password }
+		});
+		expect(off.status).toBe(204);
+		expect((await carol.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(false);
+		expect(
+			(await audit(admin, 'totp.disabled')).find((e) => e.target === carol.email)?.details
+		).toMatchObject({ by: 'password' });
+	}, 60_000);
+
+	it('is taken off a user by an admin (only), and the password alone signs in again', async () => {
+		await freshStep();
+		await turnOn(carol.client);
+		const byViewer = await bob.client.json(`/api/users/${carol.id}/totp`, { method: 'DELETE' });
+		expect(byViewer.status).toBe(403);
+		const reset = await admin.fetch(`/api/users/${carol.id}/totp`, { method: 'DELETE' });
+		expect(reset.status).toBe(204);
+		const again = await admin.json(`/api/users/${carol.id}/totp`, { method: 'DELETE' });
+		expect(again.status).toBe(409);
+		expect(again.body.error?.code).toBe('not_enabled');
+		expect((await admin.json('/api/users/99999/totp', { method: 'DELETE' })).status).toBe(404);
+		expect((await signIn(carol)).status).toBe(200);
+		expect(await audit(admin, 'totp.reset')).toEqual([
+			expect.objectContaining({ target: carol.email, actor: ADMIN.email })
+		]);
+	}, 60_000);
+
+	it('counts wrong codes against the sign-in limits: after five, even the right code waits', async () => {
+		await freshStep();
+		const { secret } = await turnOn(bob.client);
+		for (let i = 0; i < 5; i++) {
+			const wrong = await signIn(bob, { totp: wrongCode(secret) });
+			expect(wrong.status).toBe(401);
+			expect(wrong.body.error?.code).toBe('invalid_code');
+		}
+		const locked = await signIn(bob, { totp: code(secret) });
+		expect(locked.status).toBe(429);
+		expect(locked.body.error?.code).toBe('rate_limited');
+		expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+		expect(locked.headers.getSetCookie()).toEqual([]);
+	}, 60_000);
+});
+
+describe('REQUIRE_2FA=admins', () => {
+	it('holds an admin signed in with a password to the set-up until it is done; others and tokens go on', async () => {
+		const { server, admin } = await serverWithAdmin({ REQUIRE_2FA: 'admins' });
+		const refused = await admin.json('/api/profiles');
+		expect(refused.status).toBe(403);
+		expect(refused.body.error?.code).toBe('second_factor_required');
+		expect((await admin.json('/api/users', { method: 'POST', json: {} })).status).toBe(403);
+		expect((await admin.json('/api/session')).status).toBe(200);
+		// Pages lead to the account page, which is open (to set the second factor up there).
+		const page = await admin.fetch('/profiles');
+		expect(page.status).toBe(303);
+		expect(page.headers.get('location')).toBe('/account');
+		expect((await admin.fetch('/account')).status).toBe(200);
+
+		await freshStep();
+		await turnOn(admin);
+		expect((await admin.json('/api/profiles')).status).toBe(200);
+
+		// An editor is not in the scope; an admin's token is not asked either.
+		const editor = await createUser(admin, 'editor', 'ed@example.test');
+		expect((await editor.client.json('/api/profiles')).status).toBe(200);
+		const token = await admin.json('/api/tokens', { method: 'POST', json: { name: 'ci' } });
+		expect(token.status).toBe(201);
+		expect((await new Client(server, token.body.token).json('/api/profiles')).status).toBe(200);
+	}, 90_000);
+});
