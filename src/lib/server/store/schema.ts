@@ -127,6 +127,15 @@ export interface FlowRunsTable {
 	record: string;
 }
 
+/** An account's identity at an OpenID Connect provider: its issuer and subject. */
+export interface UserIdentitiesTable {
+	issuer: string;
+	subject: string;
+	user_id: number;
+	created_at: number;
+	last_sign_in_at: number;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -148,6 +157,7 @@ export interface Tables {
 	sandboxes: SandboxesTable;
 	sandbox_pushes: SandboxPushesTable;
 	flow_runs: FlowRunsTable;
+	user_identities: UserIdentitiesTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -171,5 +181,6 @@ export const DATA_TABLES: readonly {
 	{ table: 'sink_requests', key: ['id'], identity: true },
 	{ table: 'sandboxes', key: ['id'], identity: false },
 	{ table: 'sandbox_pushes', key: ['id'], identity: true },
-	{ table: 'flow_runs', key: ['id'], identity: true }
+	{ table: 'flow_runs', key: ['id'], identity: true },
+	{ table: 'user_identities', key: ['issuer', 'subject'], identity: false }
 ];

@@ -23,6 +23,15 @@ export interface User {
 	updatedAt: number;
 }
 
+/** An account's identity at an OpenID Connect provider (issuer and subject). */
+export interface UserIdentity {
+	issuer: string;
+	subject: string;
+	userId: number;
+	createdAt: number;
+	lastSignInAt: number;
+}
+
 /** A login session; only the hash of its token is stored. */
 export interface Session {
 	tokenHash: string;
@@ -204,6 +213,14 @@ export interface Store {
 			id: number,
 			changes: Partial<Pick<User, 'name' | 'role' | 'active' | 'passwordHash'>> & { at: number }
 		): Promise<User | undefined>;
+	};
+	identities: {
+		find(issuer: string, subject: string): Promise<UserIdentity | undefined>;
+		/** Links an identity to an account; false when that identity is linked already. */
+		link(identity: UserIdentity): Promise<boolean>;
+		touch(issuer: string, subject: string, at: number): Promise<void>;
+		/** The ids of the accounts with at least one identity. */
+		userIds(): Promise<number[]>;
 	};
 	sessions: {
 		create(session: Session & { ip: string | null; userAgent: string | null }): Promise<void>;
