@@ -1,10 +1,11 @@
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../context';
 import type { Role, User } from '../store/types';
-import { PasswordBusyError, verifyNothing, verifyPassword } from './password';
+import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import { loginAttempt, loginNotChecked, loginSucceeded } from './rate-limit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { metrics } from '../metrics.js';
+import { signInSettings } from './sign-in-settings';
 
 /**
  * Sessions and API tokens: who a request comes from. Session tokens live in an HttpOnly cookie
@@ -99,7 +100,7 @@ export async function endSession(ctx: ServerContext, token: string): Promise<voi
 /** The outcome of a login attempt. */
 export type LoginResult =
 	| { ok: true; user: AuthUser; token: string }
-	| { ok: false; status: 401 | 429 | 503; message: string; retryAfter?: number };
+	| { ok: false; status: 401 | 403 | 429 | 503; message: string; retryAfter?: number };
 
 /** The one answer to a wrong password, an unknown e-mail and a deactivated account alike. */
 export const WRONG_CREDENTIALS = 'The e-mail or the password is wrong.';
@@ -127,8 +128,19 @@ export async function login(
 	// password typed in the wrong box must not land in the audit log.
 	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
 	const actor = { id: null, email: typed, ip: input.ip };
-	const wait = await loginAttempt(email, input.ip);
 	const signIns = metrics().signIns;
+	const settings = signInSettings();
+	const elsewhere = settings.oidc ? `Sign in with ${settings.oidc.name}.` : '';
+	if (settings.password === 'off') {
+		signIns.inc({ method: 'password', result: 'refused' });
+		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'password_sign_in_off' });
+		return {
+			ok: false,
+			status: 403,
+			message: `Signing in with a password is turned off here. ${elsewhere}`.trim()
+		};
+	}
+	const wait = await loginAttempt(email, input.ip);
 	if (wait > 0) {
 		signIns.inc({ method: 'password', result: 'rate_limited' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
@@ -142,9 +154,11 @@ export async function login(
 	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
 	let valid: boolean;
 	try {
-		valid = user
-			? await verifyPassword(input.password, user.passwordHash)
-			: await verifyNothing(input.password);
+		// An account made through single sign-on has no password: it costs the same time.
+		valid =
+			user && hasPassword(user.passwordHash)
+				? await verifyPassword(input.password, user.passwordHash)
+				: await verifyNothing(input.password);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
 		await loginNotChecked(email, input.ip);
@@ -174,6 +188,17 @@ export async function login(
 		return { ok: false, status: 401, message: WRONG_CREDENTIALS };
 	}
 	await loginSucceeded(email, input.ip);
+	if (settings.password === 'admins' && now.role !== 'admin') {
+		signIns.inc({ method: 'password', result: 'refused' });
+		await recordAudit(ctx.store, { ...actor, id: now.id }, 'login.failure', null, {
+			reason: 'password_admins_only'
+		});
+		return {
+			ok: false,
+			status: 403,
+			message: `Only admins sign in with a password here. ${elsewhere}`.trim()
+		};
+	}
 	signIns.inc({ method: 'password', result: 'success' });
 	if (input.previous) await endSession(ctx, input.previous);
 	const token = await startSession(ctx, now, { ip: input.ip, userAgent: input.userAgent });

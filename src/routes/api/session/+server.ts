@@ -27,7 +27,12 @@ export const POST: RequestHandler = async (event) => {
 		previous: event.cookies.get(SESSION_COOKIE)
 	});
 	if (!result.ok) {
-		const code = { 401: 'invalid_credentials', 429: 'rate_limited', 503: 'busy' }[result.status];
+		const code = {
+			401: 'invalid_credentials',
+			403: 'password_sign_in_refused',
+			429: 'rate_limited',
+			503: 'busy'
+		}[result.status];
 		const response = apiError(result.status, code, result.message);
 		if (result.retryAfter) response.headers.set('Retry-After', String(result.retryAfter));
 		return response;
