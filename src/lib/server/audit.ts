@@ -15,6 +15,7 @@ export type AuditAction =
 	| 'user.created'
 	| 'user.updated'
 	| 'user.password_changed'
+	| 'user.identity_linked'
 	| 'token.created'
 	| 'token.revoked'
 	| 'profile.created'

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { safeNext } from '$lib/server/auth/next';
 import { login, SESSION_COOKIE } from '$lib/server/auth/session';
+import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { serverContext } from '$lib/server/context';
 import { clientIp } from '$lib/server/http';
 import type { Actions, PageServerLoad } from './$types';
@@ -16,7 +17,13 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	const next = safeNext(url.searchParams.get('next'));
 	if (locals.user) redirect(303, next);
 	const needsSetup = (await serverContext().store.users.count()) === 0;
-	return { next, signedOut: url.searchParams.has('signed_out'), needsSetup };
+	const { password, oidc } = signInSettings();
+	return {
+		next,
+		signedOut: url.searchParams.has('signed_out'),
+		needsSetup,
+		sso: oidc ? { name: oidc.name, password } : null
+	};
 };
 
 export const actions: Actions = {

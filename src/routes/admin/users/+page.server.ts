@@ -1,5 +1,6 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
+import { hasPassword } from '$lib/server/auth/password';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
 import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/users';
@@ -13,7 +14,13 @@ function text(value: FormDataEntryValue | null): string {
 }
 
 export const load: PageServerLoad = async () => {
-	const users = (await serverContext().store.users.list()).map(userView);
+	const { store } = serverContext();
+	const sso = new Set(await store.identities.userIds());
+	// How each user signs in: through single sign-on (a linked identity), a password, or both.
+	const users = (await store.users.list()).map((user) => ({
+		...userView(user),
+		signIn: { sso: sso.has(user.id), password: hasPassword(user.passwordHash) }
+	}));
 	return { users, roles: [...ROLES].reverse() };
 };
 
