@@ -1,3 +1,11 @@
+import { readFileSync } from 'node:fs';
+import {
+	createServer as createHttpServer,
+	type Server as HttpServer,
+	type ServerResponse
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, serverWithAdmin } from '../helpers/fixtures';
 import { Browser, CLIENT, startProvider, type TestProvider } from '../helpers/oidc';
@@ -126,6 +134,14 @@ describe('single sign-on', () => {
 			actor: 'alice@example.test',
 			details: expect.objectContaining({ method: 'oidc' })
 		});
+	});
+
+	it('never sends the browser off the site after signing in', async () => {
+		for (const next of ['//evil.example', '/%2e//evil.example', 'https://evil.example/']) {
+			const { url, session } = await ssoSignIn(app, 'alice', next);
+			expect(session).toBeDefined();
+			expect(url).toBe(`${app.url}/`);
+		}
 	});
 
 	it('keeps the sign-in cookie HttpOnly, SameSite=Lax, short-lived and on its own path', async () => {
@@ -387,6 +403,23 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 	});
 });
 
+/** A server on 127.0.0.1 answering every request with `answer`; its URL and a close. */
+async function standIn(
+	make: (handler: (req: unknown, res: ServerResponse) => void) => HttpServer,
+	scheme: 'http' | 'https'
+) {
+	const server = make((_req, res) => {
+		res.writeHead(200, { 'content-type': 'text/html' });
+		res.end('<!doctype html><title>Maintenance</title><p>Back soon</p>');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `${scheme}://127.0.0.1:${port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+	};
+}
+
 describe('single sign-on while the provider is down', () => {
 	it('says so on a page, and the password form still signs in', async () => {
 		const closed = await freePort();
@@ -401,5 +434,36 @@ describe('single sign-on while the provider is down', () => {
 		expect(html).toContain('ECONNREFUSED');
 		expect(session).toBeUndefined();
 		expect((await new Client(server).login(ADMIN.email, ADMIN.password)).status).toBe(200);
+	});
+
+	it('says so when the provider answers HTML, or its certificate is not trusted', async () => {
+		const html = await standIn((handler) => createHttpServer(handler), 'http');
+		const tls = await standIn(
+			(handler) =>
+				createHttpsServer(
+					{
+						cert: readFileSync('tests/fixtures/tls/cert.pem'),
+						key: readFileSync('tests/fixtures/tls/key.pem')
+					},
+					handler
+				),
+			'https'
+		);
+		try {
+			for (const [issuer, said] of [
+				[html.url, /did not answer as expected: [^<]*content-type/i],
+				[tls.url, /did not answer as expected: [^<]*(CERT|TLS|SELF_SIGNED)/]
+			]) {
+				const { server } = await serverWithAdmin(oidcEnv({ ...provider, issuer }));
+				const { response, session } = await ssoSignIn(server, 'alice');
+				expect(response.status).toBe(502);
+				expect(await response.text()).toMatch(said);
+				expect(session).toBeUndefined();
+				await server.stop();
+			}
+		} finally {
+			await html.close();
+			await tls.close();
+		}
 	});
 });
