@@ -1,12 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { startProvider, CLIENT, type TestProvider } from '../helpers/oidc';
 import { startServer, stopAllServers, type TestServer } from '../helpers/server';
+import { expectAccessible } from './fixtures';
 
 /**
  * Single sign-on in a browser, through the real sign-in page and a real OpenID Provider: the
  * button, the provider's own sign-in and consent pages, and back, signed in, at the page the
  * user was going to. The refusals and errors are tested over HTTP (tests/server/oidc.spec.ts).
  */
+
+// One worker runs the file's tests in turn: they share one provider and one app.
+test.describe.configure({ mode: 'default' });
 
 let provider: TestProvider;
 let app: TestServer;
@@ -62,4 +66,32 @@ test('signs in with the provider from the sign-in page and lands where the user 
 	expect(await session.json()).toMatchObject({
 		user: { email: 'zoe@example.com', name: 'Zoe Editor', role: 'editor' }
 	});
+});
+
+test('shows a refused user which groups were expected and which came, accessibly', async ({
+	page
+}) => {
+	provider.accounts.set('yann', {
+		email: 'yann@example.com',
+		email_verified: true,
+		realm_access: { roles: ['marketing', '<img src=x onerror=alert(1)>'] }
+	});
+	page.on('dialog', () => {
+		throw new Error('A dialog opened: something sent by the provider ran.');
+	});
+	await page.goto(`${app.url}/login`);
+	await expectAccessible(page);
+	await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
+	await page.locator('input[name="login"]').fill('yann');
+	await page.locator('input[name="password"]').fill('anything');
+	await page.getByRole('button', { name: 'Sign-in' }).click();
+	await page.getByRole('button', { name: 'Continue' }).click();
+
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('No role for your account');
+	await expect(page.getByText('<img src=x onerror=alert(1)>')).toBeVisible();
+	await expect(page.getByText('studio-editors')).toBeVisible();
+	await expectAccessible(page);
+	// The password form is one link away.
+	await page.getByRole('link', { name: 'Back to the sign-in page' }).click();
+	await expect(page.getByLabel('Password')).toBeVisible();
 });
