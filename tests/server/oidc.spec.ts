@@ -7,9 +7,9 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, serverWithAdmin } from '../helpers/fixtures';
+import { ADMIN, ADMIN_ENV, serverWithAdmin } from '../helpers/fixtures';
 import { Browser, CLIENT, startProvider, type TestProvider } from '../helpers/oidc';
-import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
+import { Client, freePort, startServer, stopAllServers, type TestServer } from '../helpers/server';
 
 /**
  * Single sign-on against a real OpenID Provider, through the real server: the browser's way
@@ -400,6 +400,27 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 			json: { name: 'automation' }
 		});
 		expect((await limitedAdmin.withToken(token.body.token!).json('/api/session')).status).toBe(200);
+	});
+});
+
+describe('password sign-in turned off', () => {
+	it('needs an issuer: without one the app does not start, naming both variables', async () => {
+		await expect(startServer({ env: { PASSWORD_SIGN_IN: 'off' } })).rejects.toThrow(
+			/PASSWORD_SIGN_IN=off needs OIDC_ISSUER/
+		);
+	});
+
+	it("hides the password form and refuses every password, an admin's too", async () => {
+		const server = await startServer({
+			env: { ...ADMIN_ENV, ...oidcEnv(provider, { PASSWORD_SIGN_IN: 'off' }) }
+		});
+		const html = await (await fetch(`${server.url}/login`)).text();
+		expect(html).toContain('Sign in with Corp SSO');
+		expect(html).toMatch(/<form hidden/);
+		const refused = await new Client(server).login(ADMIN.email, ADMIN.password);
+		expect(refused.status).toBe(403);
+		expect(refused.body.error?.message).toContain('turned off');
+		await server.stop();
 	});
 });
 
