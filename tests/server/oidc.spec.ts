@@ -1,3 +1,4 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
 	createServer as createHttpServer,
@@ -403,6 +404,119 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 	});
 });
 
+/**
+ * A provider that signs its ID tokens properly but gets one thing wrong on purpose: the audience,
+ * the expiry or the nonce. It signs everyone in at once (no pages) and remembers the nonce each
+ * code was asked with.
+ */
+async function forgingProvider() {
+	let flaw: 'audience' | 'expired' | 'nonce' = 'audience';
+	const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+	const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+	const nonces = new Map<string, string>();
+	const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	let issuer = '';
+	const server = createHttpServer((req, res) => {
+		const url = new URL(req.url ?? '/', issuer);
+		const send = (body: unknown) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
+		};
+		if (url.pathname === '/.well-known/openid-configuration') {
+			return send({
+				issuer,
+				authorization_endpoint: `${issuer}/auth`,
+				token_endpoint: `${issuer}/token`,
+				jwks_uri: `${issuer}/jwks`,
+				response_types_supported: ['code'],
+				subject_types_supported: ['public'],
+				id_token_signing_alg_values_supported: ['RS256']
+			});
+		}
+		if (url.pathname === '/jwks') return send({ keys: [jwk] });
+		if (url.pathname === '/auth') {
+			const code = `code-${nonces.size}`;
+			nonces.set(code, url.searchParams.get('nonce') ?? '');
+			const back = new URL(url.searchParams.get('redirect_uri')!);
+			back.searchParams.set('code', code);
+			back.searchParams.set('state', url.searchParams.get('state') ?? '');
+			res.writeHead(303, { location: back.href });
+			return res.end();
+		}
+		if (url.pathname === '/token') {
+			let body = '';
+			req.on('data', (chunk) => (body += chunk));
+			req.on('end', () => {
+				const code = new URLSearchParams(body).get('code') ?? '';
+				const now = Math.floor(Date.now() / 1000);
+				const claims = {
+					iss: issuer,
+					sub: 'forged',
+					aud: flaw === 'audience' ? 'another-app' : CLIENT.id,
+					iat: flaw === 'expired' ? now - 7200 : now,
+					exp: flaw === 'expired' ? now - 3600 : now + 300,
+					nonce: flaw === 'nonce' ? 'not-the-nonce' : nonces.get(code),
+					email: 'forged@example.test',
+					email_verified: true,
+					groups: ['studio-admins']
+				};
+				const signed = `${b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' })}.${b64(claims)}`;
+				const signature = sign('sha256', Buffer.from(signed), privateKey).toString('base64url');
+				send({ access_token: 'at', token_type: 'Bearer', id_token: `${signed}.${signature}` });
+			});
+			return;
+		}
+		res.writeHead(404);
+		res.end();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		issuer,
+		/** What the next ID token gets wrong. */
+		wrong(next: typeof flaw) {
+			flaw = next;
+		},
+		close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+	};
+}
+
+describe('an ID token the app must not accept', () => {
+	let forging: Awaited<ReturnType<typeof forgingProvider>>;
+	let server: TestServer;
+	let itsAdmin: Client;
+
+	beforeAll(async () => {
+		forging = await forgingProvider();
+		({ server, admin: itsAdmin } = await serverWithAdmin(
+			oidcEnv({ ...provider, issuer: forging.issuer })
+		));
+	});
+
+	afterAll(async () => {
+		await forging?.close();
+	});
+
+	for (const flaw of ['audience', 'expired', 'nonce'] as const) {
+		it(`is refused with a page, no session and an audit entry: ${flaw}`, async () => {
+			forging.wrong(flaw);
+			const { response, session } = await ssoSignIn(server, 'forged');
+			expect(response.status).toBe(400);
+			expect(await response.text()).toContain('was not accepted');
+			expect(session).toBeUndefined();
+			const users = await itsAdmin.json<{ users: { email: string }[] }>('/api/users');
+			expect(users.body.users.map((u) => u.email)).toEqual([ADMIN.email]);
+			const failures = await itsAdmin.json<{ entries: { details: Record<string, unknown> }[] }>(
+				'/api/audit?action=login.failure'
+			);
+			expect(failures.body.entries[0].details).toMatchObject({
+				method: 'oidc',
+				reason: 'provider_answer_refused'
+			});
+		});
+	}
+});
+
 describe('password sign-in turned off', () => {
 	it('needs an issuer: without one the app does not start, naming both variables', async () => {
 		await expect(startServer({ env: { PASSWORD_SIGN_IN: 'off' } })).rejects.toThrow(
@@ -474,7 +588,7 @@ describe('single sign-on while the provider is down', () => {
 			for (const [issuer, said] of [
 				[html.url, /did not answer as expected: [^<]*content-type/i],
 				[tls.url, /did not answer as expected: [^<]*(CERT|TLS|SELF_SIGNED)/]
-			]) {
+			] as const) {
 				const { server } = await serverWithAdmin(oidcEnv({ ...provider, issuer }));
 				const { response, session } = await ssoSignIn(server, 'alice');
 				expect(response.status).toBe(502);
