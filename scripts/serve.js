@@ -230,6 +230,7 @@ server.listen(port, host, () => {
 			version,
 			database: facts?.database ?? null,
 			origin: facts?.origin ?? null,
+			oidcIssuer: facts?.oidcIssuer ?? null,
 			logLevel: log.level
 		},
 		`Listening on http://${shown}:${port}`

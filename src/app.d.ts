@@ -9,6 +9,8 @@ declare global {
 		}
 		interface Locals {
 			user: AuthUser | null;
+			/** A page's status other than 200 (a refusal page rendered in the layout). */
+			pageStatus?: number;
 		}
 	}
 }

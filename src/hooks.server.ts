@@ -6,6 +6,7 @@ import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { crossSiteProblem, requestUser } from '$lib/server/auth/request';
 import { ENROL_FIRST, mustEnrol, openBeforeEnrolment } from '$lib/server/auth/totp';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
+import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { startLiveUpdates } from '$lib/server/cluster';
 import { serverContext } from '$lib/server/context';
 import { API_OUTAGE, apiError } from '$lib/server/http';
@@ -36,7 +37,11 @@ export const init: ServerInit = async () => {
 	installDirectApi();
 	installLifecycle(
 		() => ctx.store.close(),
-		() => ({ database: databaseShown(ctx.config), origin: ctx.config.origin ?? null }),
+		() => ({
+			database: databaseShown(ctx.config),
+			origin: ctx.config.origin ?? null,
+			oidcIssuer: signInSettings().oidc?.issuer.href ?? null
+		}),
 		async () => ctx.auditStream?.stop()
 	);
 	const purge = () => ctx.store.sessions.purgeExpired(Date.now(), ctx.config.sessionIdleMs);
@@ -298,10 +303,22 @@ const observe: Handle = async ({ event, resolve }) => {
 	return response;
 };
 
+/**
+ * A page's own status, set by its load in `locals.pageStatus` (a load can only throw one): the
+ * single sign-on refusal pages render in the layout and answer 4xx or 5xx all the same.
+ */
+const pageStatus: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const status = event.locals.pageStatus;
+	if (!status || event.isDataRequest || response.status !== 200) return response;
+	return new Response(response.body, { status, headers: response.headers });
+};
+
 export const handle = sequence(
 	observe,
 	securityHeaders,
 	crossSiteForms,
 	databaseOutage,
-	authenticate
+	authenticate,
+	pageStatus
 );

@@ -19,6 +19,7 @@ export type AuditAction =
 	| 'totp.enabled'
 	| 'totp.disabled'
 	| 'totp.reset'
+	| 'user.identity_linked'
 	| 'token.created'
 	| 'token.revoked'
 	| 'profile.created'

@@ -23,13 +23,9 @@ describe('checkEnvironment', () => {
 		expect(check({}).problems).toEqual([]);
 		for (const setting of SETTINGS) {
 			if (setting.name === 'SECRET_KEY') continue; // its example is a shell command
-			// A variable set with another is checked with the other's example beside it.
-			const partner = SETTINGS.find((s) => s.name === setting.with);
-			const env = {
-				[setting.name]: setting.example,
-				...(partner && { [partner.name]: partner.example })
-			};
-			expect(check(env).problems, setting.name).toEqual([]);
+			// Each on its own: some need others beside them (checked together below).
+			const alone = checkEnvironment({ [setting.name]: setting.example }, () => '', false);
+			expect(alone.problems, setting.name).toEqual([]);
 		}
 		expect(check({ SECRET_KEY: Buffer.alloc(32, 1).toString('base64') }).problems).toEqual([]);
 	});
@@ -188,5 +184,63 @@ describe("README's table of variables", () => {
 		const block = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme);
 		expect(block, 'README.md has the settings markers').not.toBeNull();
 		expect(cells(block![1])).toEqual(cells(settingsTable()));
+	});
+});
+
+describe('sign-in settings checked together', () => {
+	const OIDC = {
+		OIDC_ISSUER: 'https://login.example.com/realms/corp',
+		OIDC_CLIENT_ID: 'studio',
+		OIDC_CLIENT_SECRET: 'secret',
+		OIDC_VIEWER_GROUPS: 'studio-viewers'
+	};
+
+	it('accept a complete OpenID Connect client', () => {
+		expect(check(OIDC)).toMatchObject({ problems: [], warnings: [] });
+		expect(check({ ...OIDC, PASSWORD_SIGN_IN: 'off' }).problems).toEqual([]);
+	});
+
+	it('refuse password sign-in off without OpenID Connect, naming both variables', () => {
+		const [problem] = check({ PASSWORD_SIGN_IN: 'off' }).problems;
+		expect(problem.message).toMatch(/PASSWORD_SIGN_IN=off needs OIDC_ISSUER/);
+	});
+
+	it('refuse an issuer without its client or any group to map', () => {
+		const messages = check({ OIDC_ISSUER: OIDC.OIDC_ISSUER }).problems.map((p) => p.message);
+		expect(messages).toEqual([
+			expect.stringContaining('OIDC_CLIENT_ID'),
+			expect.stringContaining('OIDC_CLIENT_SECRET'),
+			expect.stringContaining('OIDC_ADMIN_GROUPS, OIDC_EDITOR_GROUPS, OIDC_VIEWER_GROUPS')
+		]);
+	});
+
+	it('read the client secret from a file', () => {
+		const { problems, env } = check(
+			{
+				OIDC_ISSUER: OIDC.OIDC_ISSUER,
+				OIDC_CLIENT_ID: OIDC.OIDC_CLIENT_ID,
+				OIDC_CLIENT_SECRET_FILE: '/run/secrets/oidc',
+				OIDC_VIEWER_GROUPS: OIDC.OIDC_VIEWER_GROUPS
+			},
+			{ '/run/secrets/oidc': 'from-file\n' }
+		);
+		expect(problems).toEqual([]);
+		expect(env.OIDC_CLIENT_SECRET).toBe('from-file');
+	});
+
+	it('refuse an http issuer unless allowed, and warn when it is', () => {
+		const http = { ...OIDC, OIDC_ISSUER: 'http://127.0.0.1:8080' };
+		expect(check(http).problems[0].message).toMatch(
+			/must be an https URL.*OIDC_ALLOW_INSECURE_HTTP=1/
+		);
+		const allowed = check({ ...http, OIDC_ALLOW_INSECURE_HTTP: '1' });
+		expect(allowed.problems).toEqual([]);
+		expect(allowed.warnings).toEqual([expect.stringContaining('plain http')]);
+	});
+
+	it('warn of OIDC settings without an issuer', () => {
+		expect(check({ OIDC_CLIENT_ID: 'studio' }).warnings).toEqual([
+			'OIDC_CLIENT_ID ignored: OIDC_ISSUER is not set.'
+		]);
 	});
 });

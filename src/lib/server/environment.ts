@@ -73,6 +73,14 @@ function throwing(check: (value: string) => void) {
 	});
 }
 
+/** The items of a comma-separated list, trimmed, empty ones left out. */
+export function groupList(value: string | undefined): string[] {
+	return (value ?? '')
+		.split(',')
+		.map((item) => item.trim())
+		.filter((item) => item !== '');
+}
+
 /** An HTTP header's name. */
 const headerName = text.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name');
 
@@ -289,6 +297,107 @@ export const SETTINGS: readonly Setting[] = [
 		rule: oneOf('off', 'admins', 'all')
 	},
 	{
+		name: 'PASSWORD_SIGN_IN',
+		group: 'sign-in',
+		default: '`all`',
+		description:
+			'who may sign in with a password: `all`, `admins` (everyone else through `OIDC_ISSUER`) or `off` (needs `OIDC_ISSUER`); API tokens work either way',
+		example: 'admins',
+		rule: oneOf('all', 'admins', 'off')
+	},
+	{
+		name: 'OIDC_ISSUER',
+		group: 'sign-in',
+		default: null,
+		description:
+			'sign-in through OpenID Connect: the issuer, whose `/.well-known/openid-configuration` is read (see [docs/sign-in.md](docs/sign-in.md)); the redirect URI is `<ORIGIN>/auth/oidc/callback`',
+		example: 'https://login.example.com/realms/corp',
+		rule: text.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+			message: "must be the issuer's URL (https://…)"
+		})
+	},
+	{
+		name: 'OIDC_CLIENT_ID',
+		group: 'sign-in',
+		default: null,
+		description: "with `OIDC_ISSUER`: the app's client id at the identity provider",
+		example: 'provisioning-studio',
+		rule: text.regex(/^\S+$/, 'must be a client id without spaces')
+	},
+	{
+		name: 'OIDC_CLIENT_SECRET',
+		group: 'sign-in',
+		default: null,
+		description: "with `OIDC_ISSUER`: the client's secret (a confidential client)",
+		example: 'the secret the identity provider made',
+		secret: true,
+		rule: text.min(1)
+	},
+	{
+		name: 'OIDC_NAME',
+		group: 'sign-in',
+		default: '`single sign-on`',
+		description: 'the sign-in button says "Sign in with <OIDC_NAME>"',
+		example: 'Corp SSO',
+		rule: text.max(60, 'must be at most 60 characters')
+	},
+	{
+		name: 'OIDC_SCOPES',
+		group: 'sign-in',
+		default: '`openid email profile`',
+		description: 'scopes asked for, separated by spaces (`openid` is required)',
+		example: 'openid email profile groups',
+		rule: text.refine((value) => value.split(/\s+/).includes('openid'), {
+			message: 'must include openid'
+		})
+	},
+	{
+		name: 'OIDC_ROLES_CLAIM',
+		group: 'sign-in',
+		default: '`groups`',
+		description:
+			'the claim holding the groups or roles, from the ID token or else userinfo; a dotted path reads a nested one (`realm_access.roles`)',
+		example: 'realm_access.roles',
+		rule: text.regex(/^[^\s.]+(\.[^\s.]+)*$/, 'must be a claim name or a dotted path')
+	},
+	...(
+		[
+			['OIDC_ADMIN_GROUPS', 'admin', 'studio-admins'],
+			['OIDC_EDITOR_GROUPS', 'editor', 'studio-editors,/corp/dev'],
+			['OIDC_VIEWER_GROUPS', 'viewer', 'studio-viewers']
+		] as const
+	).map(([name, role, example]): Setting => ({
+		name,
+		group: 'sign-in',
+		default: null,
+		description: `groups (values of \`OIDC_ROLES_CLAIM\`, compared exactly) whose members get the ${role} role, comma-separated; the highest role matched wins, no match is refused`,
+		example,
+		rule: text.refine((value) => groupList(value).length > 0, {
+			message: 'must be group names separated by commas'
+		})
+	})),
+	{
+		name: 'OIDC_ALLOWED_DOMAINS',
+		group: 'sign-in',
+		default: null,
+		description:
+			'only users whose verified e-mail is in one of these domains may sign in through OpenID Connect, comma-separated',
+		example: 'example.com,example.org',
+		rule: text.refine(
+			(value) => groupList(value).every((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(d)),
+			{ message: 'must be domain names separated by commas' }
+		)
+	},
+	{
+		name: 'OIDC_ALLOW_INSECURE_HTTP',
+		group: 'sign-in',
+		default: null,
+		description:
+			'`1`: accept an `http:` issuer (a test identity provider only; warned about at start)',
+		example: '1',
+		rule: oneOf('0', '1')
+	},
+	{
 		name: 'OUTBOUND_ALLOW',
 		group: 'outbound',
 		default: null,
@@ -445,11 +554,13 @@ export function typoOf(name: string): string | undefined {
 
 /**
  * Checks every variable of `env` against its rule, reading secrets from their `<NAME>_FILE`
- * (one trailing line break trimmed). Nothing is thrown: the caller says what is wrong.
+ * (one trailing line break trimmed), and, `together`, the variables against each other (not
+ * when a module reads a few of its own). Nothing is thrown: the caller says what is wrong.
  */
 export function checkEnvironment(
 	env: Record<string, string | undefined>,
-	readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')
+	readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+	together = true
 ): CheckedEnvironment {
 	const resolved = { ...env };
 	const sources: CheckedEnvironment['sources'] = {};
@@ -496,7 +607,8 @@ export function checkEnvironment(
 		});
 	}
 	for (const setting of SETTINGS) {
-		if (!setting.with) continue;
+		// A pair is checked with the whole environment, or when both were asked about.
+		if (!setting.with || !(together || setting.with in env)) continue;
 		const set = (name: string) => resolved[name] !== undefined && resolved[name] !== '';
 		// Said once, by the one that is set.
 		if (set(setting.name) && !set(setting.with)) {
@@ -506,11 +618,70 @@ export function checkEnvironment(
 			});
 		}
 	}
+	if (together) {
+		const combined = combinedProblems(resolved);
+		problems.push(...combined.problems);
+		warnings.push(...combined.warnings);
+	}
 	for (const key of Object.keys(env)) {
 		const meant = typoOf(key);
 		if (meant) warnings.push(`${key} is not a setting of the app: did you mean ${meant}?`);
 	}
 	return { env: resolved, sources, problems, warnings };
+}
+
+/**
+ * What is wrong with variables together, each right on its own: sign-in through OpenID Connect
+ * needs its client and at least one group to map, an `http:` issuer needs the explicit allowance,
+ * and password sign-in can only be off when there is another way in.
+ */
+function combinedProblems(env: Record<string, string | undefined>): {
+	problems: SettingProblem[];
+	warnings: string[];
+} {
+	const problems: SettingProblem[] = [];
+	const warnings: string[] = [];
+	const set = (name: string) => env[name] !== undefined && env[name] !== '';
+	const issuer = env.OIDC_ISSUER;
+	if (env.PASSWORD_SIGN_IN === 'off' && !set('OIDC_ISSUER')) {
+		problems.push({
+			name: 'PASSWORD_SIGN_IN',
+			message:
+				'PASSWORD_SIGN_IN=off needs OIDC_ISSUER: without either no one could sign in. Set OIDC_ISSUER (with its client), or PASSWORD_SIGN_IN=admins.'
+		});
+	}
+	if (!issuer || !URL.canParse(issuer)) {
+		const stray = SETTINGS.filter((s) => s.name.startsWith('OIDC_') && set(s.name));
+		if (!issuer && stray.length > 0) {
+			warnings.push(`${stray.map((s) => s.name).join(', ')} ignored: OIDC_ISSUER is not set.`);
+		}
+		return { problems, warnings };
+	}
+	for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']) {
+		if (!set(name)) {
+			problems.push({ name, message: `OIDC_ISSUER needs ${name} as well (or ${name}_FILE).` });
+		}
+	}
+	if (!['OIDC_ADMIN_GROUPS', 'OIDC_EDITOR_GROUPS', 'OIDC_VIEWER_GROUPS'].some(set)) {
+		problems.push({
+			name: 'OIDC_ISSUER',
+			message:
+				'OIDC_ISSUER needs at least one of OIDC_ADMIN_GROUPS, OIDC_EDITOR_GROUPS, OIDC_VIEWER_GROUPS: a user no group maps is refused. Example: OIDC_VIEWER_GROUPS=studio-viewers'
+		});
+	}
+	if (new URL(issuer).protocol === 'http:') {
+		if (env.OIDC_ALLOW_INSECURE_HTTP === '1') {
+			warnings.push(
+				`OIDC_ALLOW_INSECURE_HTTP=1: the identity provider ${issuer} is reached over plain http; tokens can be read and changed on the way. Use it for tests only.`
+			);
+		} else {
+			problems.push({
+				name: 'OIDC_ISSUER',
+				message: `OIDC_ISSUER=${issuer}: must be an https URL (OIDC_ALLOW_INSECURE_HTTP=1 allows http for a test identity provider).`
+			});
+		}
+	}
+	return { problems, warnings };
 }
 
 /** Thrown at start when a variable is wrong: the message lists every problem, one a line. */
@@ -550,7 +721,7 @@ export function checkedValues(
 	names: readonly string[]
 ): Record<string, string> {
 	const own = Object.fromEntries(names.map((name) => [name, env[name]]));
-	const { problems } = checkEnvironment(own, () => '');
+	const { problems } = checkEnvironment(own, () => '', false);
 	if (problems.length > 0) throw new ConfigurationError(problems);
 	return Object.fromEntries(
 		Object.entries(own).filter((entry): entry is [string, string] => !!entry[1])

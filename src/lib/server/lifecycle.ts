@@ -18,6 +18,8 @@ export const LIFECYCLE = Symbol.for('provisioning-studio.lifecycle');
 export interface StartFacts {
 	database: { backend: 'sqlite' | 'postgres'; location: string };
 	origin: string | null;
+	/** The single sign-on issuer, when set (its address only, never the client's secret). */
+	oidcIssuer?: string | null;
 }
 
 /** What the start script calls, in this order. */

@@ -4,6 +4,7 @@ import { setSessionCookie } from '$lib/server/auth/cookie';
 import { safeNext } from '$lib/server/auth/next';
 import { login, SESSION_COOKIE } from '$lib/server/auth/session';
 import { mustEnrol } from '$lib/server/auth/totp';
+import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { serverContext } from '$lib/server/context';
 import { clientIp } from '$lib/server/http';
 import type { Actions, PageServerLoad } from './$types';
@@ -24,7 +25,13 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	const next = safeNext(url.searchParams.get('next'));
 	if (locals.user) redirect(303, next);
 	const needsSetup = (await serverContext().store.users.count()) === 0;
-	return { next, signedOut: url.searchParams.has('signed_out'), needsSetup };
+	const { password, oidc } = signInSettings();
+	return {
+		next,
+		signedOut: url.searchParams.has('signed_out'),
+		needsSetup,
+		sso: oidc ? { name: oidc.name, password } : null
+	};
 };
 
 export const actions: Actions = {

@@ -23,6 +23,8 @@ const RULES: Rule[] = [
 	{ methods: '*', path: /^\/(favicon\.[a-z]+|robots\.txt)$/, access: 'public' },
 	{ methods: '*', path: /^\/(login|setup)\/?$/, access: 'public' },
 	{ methods: ['POST'], path: /^\/api\/session\/?$/, access: 'public' },
+	// Single sign-on's start and the provider's way back come before any session.
+	{ methods: ['GET', 'HEAD'], path: /^\/auth\/oidc\/(start|callback)\/?$/, access: 'public' },
 	{ methods: ['GET'], path: /^\/api\/health(\/(live|ready))?\/?$/, access: 'public' },
 	// Echo sinks are addressed by their secret key, called by anyone who has it.
 	{ methods: '*', path: /^\/sink\//, access: 'public' },

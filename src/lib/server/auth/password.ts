@@ -158,6 +158,17 @@ export function passwordProblem(password: string, email?: string): string | null
 	return null;
 }
 
+/**
+ * The password hash of an account made through single sign-on: no password matches it (it is no
+ * hash), and the account is shown as signing in without a password.
+ */
+export const NO_PASSWORD = '!none';
+
+/** Whether an account has a password to sign in with. */
+export function hasPassword(stored: string): boolean {
+	return stored !== NO_PASSWORD;
+}
+
 /** Hashes a password into a PHC-style string (waiting for a turn however long it takes). */
 export async function hashPassword(password: string): Promise<string> {
 	const salt = randomBytes(16);

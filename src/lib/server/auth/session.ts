@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../context';
 import type { Role, SessionMethod, TotpRow, User } from '../store/types';
-import { PasswordBusyError, verifyNothing, verifyPassword } from './password';
+import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import {
 	loginAttempt,
 	loginNotChecked,
@@ -12,6 +12,7 @@ import {
 import { useSecondFactor, type SecondFactor } from './totp';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { metrics } from '../metrics.js';
+import { signInSettings } from './sign-in-settings';
 
 /**
  * Sessions and API tokens: who a request comes from. Session tokens live in an HttpOnly cookie
@@ -111,9 +112,15 @@ export type LoginResult =
 	| { ok: true; user: AuthUser; token: string }
 	| {
 			ok: false;
-			status: 401 | 429 | 503;
+			status: 401 | 403 | 429 | 503;
 			/** `totp_required` and `invalid_code` only come after a right password. */
-			code: 'invalid_credentials' | 'totp_required' | 'invalid_code' | 'rate_limited' | 'busy';
+			code:
+				| 'invalid_credentials'
+				| 'totp_required'
+				| 'invalid_code'
+				| 'password_sign_in_refused'
+				| 'rate_limited'
+				| 'busy';
 			message: string;
 			retryAfter?: number;
 	  };
@@ -152,8 +159,20 @@ export async function login(
 	// password typed in the wrong box must not land in the audit log.
 	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
 	const actor = { id: null, email: typed, ip: input.ip };
-	const wait = await loginAttempt(email, input.ip);
 	const signIns = metrics().signIns;
+	const settings = signInSettings();
+	const elsewhere = settings.oidc ? `Sign in with ${settings.oidc.name}.` : '';
+	if (settings.password === 'off') {
+		signIns.inc({ method: 'password', result: 'refused' });
+		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'password_sign_in_off' });
+		return {
+			ok: false,
+			status: 403,
+			code: 'password_sign_in_refused',
+			message: `Signing in with a password is turned off here. ${elsewhere}`.trim()
+		};
+	}
+	const wait = await loginAttempt(email, input.ip);
 	if (wait > 0) {
 		signIns.inc({ method: 'password', result: 'rate_limited' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
@@ -168,9 +187,11 @@ export async function login(
 	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
 	let valid: boolean;
 	try {
-		valid = user
-			? await verifyPassword(input.password, user.passwordHash)
-			: await verifyNothing(input.password);
+		// An account made through single sign-on has no password: it costs the same time.
+		valid =
+			user && hasPassword(user.passwordHash)
+				? await verifyPassword(input.password, user.passwordHash)
+				: await verifyNothing(input.password);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
 		await loginNotChecked(email, input.ip);
@@ -213,6 +234,18 @@ export async function login(
 		secondFactor = input.totp ? 'totp' : 'recovery_code';
 	}
 	await loginSucceeded(email, input.ip);
+	if (settings.password === 'admins' && now.role !== 'admin') {
+		signIns.inc({ method: 'password', result: 'refused' });
+		await recordAudit(ctx.store, { ...actor, id: now.id }, 'login.failure', null, {
+			reason: 'password_admins_only'
+		});
+		return {
+			ok: false,
+			status: 403,
+			code: 'password_sign_in_refused',
+			message: `Only admins sign in with a password here. ${elsewhere}`.trim()
+		};
+	}
 	signIns.inc({ method: 'password', result: 'success' });
 	if (input.previous) await endSession(ctx, input.previous);
 	const token = await startSession(ctx, now, { ip: input.ip, userAgent: input.userAgent });

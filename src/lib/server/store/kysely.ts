@@ -445,6 +445,50 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 				return user(row);
 			}
 		},
+		identities: {
+			async find(issuer, subject) {
+				const row = await db
+					.selectFrom('user_identities')
+					.selectAll()
+					.where('issuer', '=', issuer)
+					.where('subject', '=', subject)
+					.executeTakeFirst();
+				if (!row) return undefined;
+				return {
+					issuer: row.issuer,
+					subject: row.subject,
+					userId: num(row.user_id),
+					createdAt: num(row.created_at),
+					lastSignInAt: num(row.last_sign_in_at)
+				};
+			},
+			async link(identity) {
+				const result = await db
+					.insertInto('user_identities')
+					.values({
+						issuer: identity.issuer,
+						subject: identity.subject,
+						user_id: identity.userId,
+						created_at: identity.createdAt,
+						last_sign_in_at: identity.lastSignInAt
+					})
+					.onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
+					.executeTakeFirst();
+				return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+			},
+			async touch(issuer, subject, at) {
+				await db
+					.updateTable('user_identities')
+					.set({ last_sign_in_at: at })
+					.where('issuer', '=', issuer)
+					.where('subject', '=', subject)
+					.execute();
+			},
+			async userIds() {
+				const rows = await db.selectFrom('user_identities').select('user_id').distinct().execute();
+				return rows.map((r) => num(r.user_id));
+			}
+		},
 		sessions: {
 			async create(s) {
 				await db

@@ -297,6 +297,29 @@ export const MIGRATIONS: readonly Migration[] = [
 		}
 	},
 	{
+		version: 8,
+		name: 'sign-in identities at OpenID Connect providers',
+		async up(db, dialect) {
+			const { int } = types(dialect);
+			// An account is found by its identity provider's issuer and subject, never by e-mail:
+			// the subject is the one value a provider promises never to give to anyone else.
+			await db.schema
+				.createTable('user_identities')
+				.addColumn('issuer', 'text', (c) => c.notNull())
+				.addColumn('subject', 'text', (c) => c.notNull())
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('created_at', int, (c) => c.notNull())
+				.addColumn('last_sign_in_at', int, (c) => c.notNull())
+				.addPrimaryKeyConstraint('user_identities_pkey', ['issuer', 'subject'])
+				.execute();
+			await db.schema
+				.createIndex('user_identities_user')
+				.on('user_identities')
+				.column('user_id')
+				.execute();
+		}
+	},
+	{
 		version: 9,
 		name: 'second factor (TOTP) with recovery codes; how each session was made',
 		async up(db, dialect) {

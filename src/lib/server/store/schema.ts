@@ -160,6 +160,15 @@ export interface RecoveryCodesTable {
 	used_at: number | null;
 }
 
+/** An account's identity at an OpenID Connect provider: its issuer and subject. */
+export interface UserIdentitiesTable {
+	issuer: string;
+	subject: string;
+	user_id: number;
+	created_at: number;
+	last_sign_in_at: number;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -185,6 +194,7 @@ export interface Tables {
 	flow_runs: FlowRunsTable;
 	user_totp: UserTotpTable;
 	recovery_codes: RecoveryCodesTable;
+	user_identities: UserIdentitiesTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -213,5 +223,6 @@ export const DATA_TABLES: readonly {
 	{ table: 'sandbox_pushes', key: ['id'], identity: true },
 	{ table: 'flow_runs', key: ['id'], identity: true },
 	{ table: 'user_totp', key: ['user_id'], identity: false },
-	{ table: 'recovery_codes', key: ['user_id', 'code_hash'], identity: false }
+	{ table: 'recovery_codes', key: ['user_id', 'code_hash'], identity: false },
+	{ table: 'user_identities', key: ['issuer', 'subject'], identity: false }
 ];

@@ -26,6 +26,15 @@ export interface User {
 /** How a session was made: `password` (with a second factor when the account has one). */
 export type SessionMethod = 'password' | (string & {});
 
+/** An account's identity at an OpenID Connect provider (issuer and subject). */
+export interface UserIdentity {
+	issuer: string;
+	subject: string;
+	userId: number;
+	createdAt: number;
+	lastSignInAt: number;
+}
+
 /** A login session; only the hash of its token is stored. */
 export interface Session {
 	tokenHash: string;
@@ -236,6 +245,14 @@ export interface Store {
 			id: number,
 			changes: Partial<Pick<User, 'name' | 'role' | 'active' | 'passwordHash'>> & { at: number }
 		): Promise<User | undefined>;
+	};
+	identities: {
+		find(issuer: string, subject: string): Promise<UserIdentity | undefined>;
+		/** Links an identity to an account; false when that identity is linked already. */
+		link(identity: UserIdentity): Promise<boolean>;
+		touch(issuer: string, subject: string, at: number): Promise<void>;
+		/** The ids of the accounts with at least one identity. */
+		userIds(): Promise<number[]>;
 	};
 	sessions: {
 		create(

@@ -1,6 +1,7 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { resetForUser } from '$lib/server/auth/totp';
+import { hasPassword } from '$lib/server/auth/password';
 import { serverContext } from '$lib/server/context';
 import { clientIp, requireUser } from '$lib/server/http';
 import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/users';
@@ -15,7 +16,12 @@ function text(value: FormDataEntryValue | null): string {
 
 export const load: PageServerLoad = async () => {
 	const { store } = serverContext();
-	const users = (await store.users.list()).map(userView);
+	const sso = new Set(await store.identities.userIds());
+	// How each user signs in: through single sign-on (a linked identity), a password, or both.
+	const users = (await store.users.list()).map((user) => ({
+		...userView(user),
+		signIn: { sso: sso.has(user.id), password: hasPassword(user.passwordHash) }
+	}));
 	// Who has a second factor on (shown beside their status, with a way to take it off).
 	const secondFactor = await store.totp.enabledUserIds();
 	return { users, roles: [...ROLES].reverse(), secondFactor };

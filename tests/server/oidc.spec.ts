@@ -1,0 +1,604 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+	createServer as createHttpServer,
+	type Server as HttpServer,
+	type ServerResponse
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, serverWithAdmin } from '../helpers/fixtures';
+import { Browser, CLIENT, startProvider, type TestProvider } from '../helpers/oidc';
+import { Client, freePort, startServer, stopAllServers, type TestServer } from '../helpers/server';
+
+/**
+ * Single sign-on against a real OpenID Provider, through the real server: the browser's way
+ * through the provider's sign-in and consent pages is driven over HTTP, with cookies.
+ */
+
+const METRICS = 'oidc-test-metrics-token-0123456789';
+
+/** The app's settings for the test provider. */
+function oidcEnv(provider: TestProvider, extra: Record<string, string> = {}) {
+	return {
+		OIDC_ISSUER: provider.issuer,
+		OIDC_CLIENT_ID: CLIENT.id,
+		OIDC_CLIENT_SECRET: CLIENT.secret,
+		OIDC_ALLOW_INSECURE_HTTP: '1',
+		OIDC_NAME: 'Corp SSO',
+		OIDC_SCOPES: 'openid email profile groups',
+		OIDC_ADMIN_GROUPS: 'studio-admins',
+		OIDC_EDITOR_GROUPS: '/corp/studio-editors, studio-editors',
+		OIDC_VIEWER_GROUPS: 'studio-viewers',
+		...extra
+	};
+}
+
+let provider: TestProvider;
+/** The main app; `limited` allows one domain and passwords for admins only. */
+let app: TestServer;
+let admin: Client;
+let limited: TestServer;
+let limitedAdmin: Client;
+
+beforeAll(async () => {
+	provider = await startProvider();
+	({ server: app, admin } = await serverWithAdmin({
+		...oidcEnv(provider),
+		METRICS_TOKEN: METRICS
+	}));
+	({ server: limited, admin: limitedAdmin } = await serverWithAdmin(
+		oidcEnv(provider, { OIDC_ALLOWED_DOMAINS: 'example.test', PASSWORD_SIGN_IN: 'admins' })
+	));
+	provider.serve([app.url, limited.url]);
+});
+
+afterAll(async () => {
+	await stopAllServers();
+	await provider?.close();
+});
+
+/** An account at the provider. */
+function account(login: string, claims: Record<string, unknown>) {
+	provider.accounts.set(login, {
+		email: `${login}@example.test`,
+		email_verified: true,
+		name: login,
+		...claims
+	});
+}
+
+/** Signs in through the provider as `login`, starting with `next`; the browser and last answer. */
+async function ssoSignIn(
+	server: TestServer,
+	login: string,
+	next = '/profiles',
+	browser = new Browser()
+) {
+	const start = `${server.url}/auth/oidc/start?next=${encodeURIComponent(next)}`;
+	const { response, url } = await browser.follow(start, login);
+	return { browser, response, url, session: browser.cookie(server.url, 'ps_session') };
+}
+
+/** A client of the API with a browser's session. */
+function clientOf(server: TestServer, session: string | undefined): Client {
+	const client = new Client(server);
+	client.session = session;
+	return client;
+}
+
+async function me(server: TestServer, session: string | undefined) {
+	return clientOf(server, session).json<{ user?: { email: string; role: string } }>('/api/session');
+}
+
+async function auditOf(action: string) {
+	const answer = await admin.json<{
+		entries: {
+			action: string;
+			details: Record<string, unknown>;
+			target: string | null;
+			actor: string | null;
+		}[];
+	}>(`/api/audit?action=${encodeURIComponent(action)}`);
+	return answer.body.entries;
+}
+
+async function userByEmail(email: string) {
+	const answer = await admin.json<{
+		users: { id: number; email: string; role: string; active: boolean }[];
+	}>('/api/users');
+	return answer.body.users.find((u) => u.email === email);
+}
+
+describe('single sign-on', () => {
+	it('offers the button above the password form, keeping where the user was going', async () => {
+		const page = await fetch(`${app.url}/login?next=${encodeURIComponent('/profiles?x=1')}`);
+		const html = await page.text();
+		expect(html).toContain('Sign in with Corp SSO');
+		expect(html).toContain('/auth/oidc/start?next=%2Fprofiles%3Fx%3D1');
+		expect(html.indexOf('Sign in with Corp SSO')).toBeLessThan(html.indexOf('name="password"'));
+	});
+
+	it('makes the account at the first sign-in, with the highest role its groups give, and goes to next', async () => {
+		account('alice', { groups: ['studio-viewers', 'studio-admins', 'other'], name: 'Alice A.' });
+		const { response, url, session } = await ssoSignIn(app, 'alice', '/profiles');
+		expect(response.status).toBe(200);
+		expect(new URL(url).pathname).toBe('/profiles');
+		const who = await me(app, session);
+		expect(who.body.user).toMatchObject({ email: 'alice@example.test', role: 'admin' });
+		expect(await auditOf('user.created')).toContainEqual(
+			expect.objectContaining({ target: 'alice@example.test' })
+		);
+		const success = await auditOf('login.success');
+		expect(success[0]).toMatchObject({
+			actor: 'alice@example.test',
+			details: expect.objectContaining({ method: 'oidc' })
+		});
+	});
+
+	it('never sends the browser off the site after signing in', async () => {
+		for (const next of ['//evil.example', '/%2e//evil.example', 'https://evil.example/']) {
+			const { url, session } = await ssoSignIn(app, 'alice', next);
+			expect(session).toBeDefined();
+			expect(url).toBe(`${app.url}/`);
+		}
+	});
+
+	it('keeps the sign-in cookie HttpOnly, SameSite=Lax, short-lived and on its own path', async () => {
+		const browser = new Browser();
+		const answer = await browser.request(`${app.url}/auth/oidc/start?next=/`);
+		expect(answer.status).toBe(303);
+		const location = new URL(answer.headers.get('location')!);
+		expect(location.origin).toBe(provider.issuer);
+		expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+		expect(location.searchParams.get('state')).toBeTruthy();
+		expect(location.searchParams.get('nonce')).toBeTruthy();
+		expect(location.searchParams.get('redirect_uri')).toBe(`${app.url}/auth/oidc/callback`);
+		const [cookie] = answer.headers.getSetCookie();
+		expect(cookie).toMatch(/^ps_oidc=[\w.-]+;/);
+		expect(cookie).toMatch(/; HttpOnly/i);
+		expect(cookie).toMatch(/; SameSite=Lax/i);
+		expect(cookie).toMatch(/; Path=\/auth\/oidc/i);
+		expect(cookie).toMatch(/; Max-Age=600/i);
+		// Nothing of the flow is readable in it.
+		expect(cookie).not.toContain(location.searchParams.get('state')!);
+	});
+
+	it('applies a group change at the next sign-in: a demotion ends the other sessions', async () => {
+		account('bob', { groups: ['/corp/studio-editors'] });
+		const first = await ssoSignIn(app, 'bob');
+		const second = await ssoSignIn(app, 'bob');
+		expect((await me(app, first.session)).body.user?.role).toBe('editor');
+		expect((await me(app, second.session)).body.user?.role).toBe('editor');
+
+		account('bob', { groups: 'studio-viewers' });
+		const third = await ssoSignIn(app, 'bob');
+		expect((await me(app, third.session)).body.user?.role).toBe('viewer');
+		expect((await me(app, first.session)).status).toBe(401);
+		expect((await me(app, second.session)).status).toBe(401);
+		const updates = await auditOf('user.updated');
+		expect(updates[0]).toMatchObject({
+			target: 'bob@example.test',
+			details: expect.objectContaining({ role: 'viewer', previous: 'editor', demoted: true })
+		});
+	});
+
+	it('reads a role claim sent as a single string', async () => {
+		account('single', { groups: 'studio-editors' });
+		const { session } = await ssoSignIn(app, 'single');
+		expect((await me(app, session)).body.user?.role).toBe('editor');
+	});
+
+	it('refuses a user no group maps: a page says what was expected and what came, escaped', async () => {
+		account('mallory', { groups: ['marketing', '<script>alert(1)</script>'] });
+		const { response, session } = await ssoSignIn(app, 'mallory');
+		expect(response.status).toBe(403);
+		const html = await response.text();
+		expect(html).toContain('No role for your account');
+		expect(html).toContain('groups');
+		expect(html).toContain('studio-admins');
+		expect(html).toContain('/corp/studio-editors');
+		expect(html).toContain('marketing');
+		expect(html).toContain('&lt;script>alert(1)&lt;/script>');
+		expect(html).not.toContain('<script>alert(1)</script>');
+		expect(session).toBeUndefined();
+		expect(await userByEmail('mallory@example.test')).toBeUndefined();
+		const failures = await auditOf('login.failure');
+		expect(failures[0]).toMatchObject({
+			details: expect.objectContaining({
+				method: 'oidc',
+				reason: 'no_role',
+				claim: 'groups',
+				groups: 2
+			})
+		});
+		// The password form is still there to use.
+		expect((await new Client(app).login(ADMIN.email, ADMIN.password)).status).toBe(200);
+	});
+
+	it('refuses 10,000 groups and a 100 KB name sanely, and a claim that is no list', async () => {
+		const groups = Array.from({ length: 10_000 }, (_, i) => `group-${i}`);
+		groups[3] = 'x'.repeat(100_000);
+		account('many', { groups, name: 'n'.repeat(100_000) });
+		const many = await ssoSignIn(app, 'many');
+		expect(many.response.status).toBe(403);
+		const html = await many.response.text();
+		expect(html).toMatch(/10,000\s+values, the first 50 shown/);
+		expect(html).not.toContain('group-50<');
+		expect(html.length).toBeLessThan(100_000);
+		expect(many.session).toBeUndefined();
+
+		account('odd', { groups: { admin: true } });
+		const odd = await ssoSignIn(app, 'odd');
+		expect(odd.response.status).toBe(403);
+		expect(await odd.response.text()).toContain('claim is an object, not a list of groups');
+		expect(odd.session).toBeUndefined();
+	});
+
+	it('links an existing password account only by a verified e-mail, once, and audits it', async () => {
+		const created = await admin.json('/api/users', {
+			method: 'POST',
+			json: {
+				email: 'carol@example.test',
+				name: 'Carol',
+				role: 'viewer',
+				password: 'carol-password-1'
+			}
+		});
+		expect(created.status).toBe(201);
+		account('carol-sso', {
+			email: 'carol@example.test',
+			email_verified: false,
+			groups: ['studio-editors']
+		});
+		const unverified = await ssoSignIn(app, 'carol-sso');
+		expect(unverified.response.status).toBe(403);
+		expect(await unverified.response.text()).toContain('not linked');
+		expect(unverified.session).toBeUndefined();
+		expect(await auditOf('user.identity_linked')).toHaveLength(0);
+
+		account('carol-sso', {
+			email: 'carol@example.test',
+			email_verified: true,
+			groups: ['studio-editors']
+		});
+		const verified = await ssoSignIn(app, 'carol-sso');
+		expect((await me(app, verified.session)).body.user).toMatchObject({
+			email: 'carol@example.test',
+			role: 'editor'
+		});
+		await ssoSignIn(app, 'carol-sso');
+		const linked = await auditOf('user.identity_linked');
+		expect(linked).toHaveLength(1);
+		expect(linked[0]).toMatchObject({ target: 'carol@example.test' });
+
+		// The users page says she signs in both ways.
+		const page = await admin.fetch('/admin/users');
+		expect(await page.text()).toMatch(/carol@example\.test[\s\S]*?SSO and password/);
+	});
+
+	it('keeps a deactivated account refused', async () => {
+		account('dave', { groups: ['studio-viewers'] });
+		const first = await ssoSignIn(app, 'dave');
+		expect(first.session).toBeDefined();
+		const dave = await userByEmail('dave@example.test');
+		const off = await admin.json(`/api/users/${dave!.id}`, {
+			method: 'PATCH',
+			json: { active: false }
+		});
+		expect(off.status).toBe(200);
+		const again = await ssoSignIn(app, 'dave');
+		expect(again.response.status).toBe(403);
+		expect(await again.response.text()).toContain('deactivated');
+		expect(again.session).toBeUndefined();
+	});
+
+	it("refuses a replayed callback, another browser's state, a missing or altered cookie", async () => {
+		account('erin', { groups: ['studio-viewers'] });
+		const browser = new Browser();
+		const start = `${app.url}/auth/oidc/start?next=/`;
+		const { callback } = await browser.follow(start, 'erin', { stopAtCallback: true });
+		const cookie = browser.cookie(app.url, 'ps_oidc');
+		expect(callback).toBeDefined();
+		expect(cookie).toBeDefined();
+		const done = await browser.request(callback!);
+		expect(done.status).toBe(303);
+		expect(browser.cookie(app.url, 'ps_session')).toBeDefined();
+
+		// The same answer again, with the same cookie: the code was used.
+		const replay = new Browser();
+		replay.setCookie(app.url, 'ps_oidc', cookie);
+		const replayed = await replay.request(callback!);
+		expect(replayed.status).toBe(400);
+		expect(await replayed.text()).toContain('not accepted');
+		expect(replay.cookie(app.url, 'ps_session')).toBeUndefined();
+
+		// Another browser's sign-in cookie with this answer: the state does not match.
+		const other = new Browser();
+		await other.request(start);
+		const mismatch = await other.request(callback!);
+		expect(mismatch.status).toBe(400);
+		expect(await mismatch.text()).toContain('belongs to another sign-in');
+
+		// No cookie at all, and an altered one.
+		const bare = await new Browser().request(callback!);
+		expect(bare.status).toBe(400);
+		expect(await bare.text()).toContain('was not started here');
+		const forged = new Browser();
+		forged.setCookie(app.url, 'ps_oidc', `${cookie!.slice(0, -4)}AAAA`);
+		const altered = await forged.request(callback!);
+		expect(altered.status).toBe(400);
+		expect(await altered.text()).toContain('expired or was altered');
+
+		const reasons = (await auditOf('login.failure')).slice(0, 4).map((e) => e.details.reason);
+		expect(reasons).toEqual([
+			'bad_flow_cookie',
+			'no_flow_cookie',
+			'state_mismatch',
+			'provider_answer_refused'
+		]);
+	});
+
+	it('refuses an error the provider sends back', async () => {
+		const browser = new Browser();
+		const started = await browser.request(`${app.url}/auth/oidc/start?next=/`);
+		const state = new URL(started.headers.get('location')!).searchParams.get('state');
+		const answer = await browser.request(
+			`${app.url}/auth/oidc/callback?error=access_denied&error_description=${encodeURIComponent('<b>no</b>')}&state=${state}&iss=${encodeURIComponent(provider.issuer)}`
+		);
+		expect(answer.status).toBe(400);
+		const html = await answer.text();
+		expect(html).toContain('access_denied');
+		expect(html).toContain('&lt;b>no&lt;/b>');
+	});
+
+	it('counts sign-ins by method', async () => {
+		const answer = await fetch(`${app.url}/metrics`, {
+			headers: { authorization: `Bearer ${METRICS}` }
+		});
+		const text = await answer.text();
+		expect(text).toMatch(/provisioning_sign_ins_total\{method="oidc",result="success"\} [1-9]/);
+		expect(text).toMatch(/provisioning_sign_ins_total\{method="oidc",result="refused"\} [1-9]/);
+	});
+});
+
+describe('single sign-on with allowed domains, and passwords for admins only', () => {
+	it('refuses another domain, and an unverified address in the allowed one', async () => {
+		account('frank', { email: 'frank@other.test', groups: ['studio-viewers'] });
+		const other = await ssoSignIn(limited, 'frank');
+		expect(other.response.status).toBe(403);
+		expect(await other.response.text()).toContain('Only addresses in example.test');
+		expect(other.session).toBeUndefined();
+
+		account('grace', { email_verified: false, groups: ['studio-viewers'] });
+		const unverified = await ssoSignIn(limited, 'grace');
+		expect(unverified.response.status).toBe(403);
+		expect(await unverified.response.text()).toContain('did not send a verified e-mail address');
+
+		account('heidi', { groups: ['studio-viewers'] });
+		const allowed = await ssoSignIn(limited, 'heidi');
+		expect((await me(limited, allowed.session)).body.user?.role).toBe('viewer');
+	});
+
+	it('lets only admins sign in with a password; API tokens keep working', async () => {
+		const created = await limitedAdmin.json('/api/users', {
+			method: 'POST',
+			json: {
+				email: 'ivan@example.test',
+				name: 'Ivan',
+				role: 'editor',
+				password: 'ivan-password-1'
+			}
+		});
+		expect(created.status).toBe(201);
+		const ivan = await new Client(limited).login('ivan@example.test', 'ivan-password-1');
+		expect(ivan.status).toBe(403);
+		expect(ivan.body.error?.message).toContain('Sign in with Corp SSO');
+		expect((await new Client(limited).login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		const token = await limitedAdmin.json<{ token?: string }>('/api/tokens', {
+			method: 'POST',
+			json: { name: 'automation' }
+		});
+		expect((await limitedAdmin.withToken(token.body.token!).json('/api/session')).status).toBe(200);
+	});
+});
+
+/**
+ * A provider that signs its ID tokens properly but gets one thing wrong on purpose: the audience,
+ * the expiry or the nonce. It signs everyone in at once (no pages) and remembers the nonce each
+ * code was asked with.
+ */
+async function forgingProvider() {
+	let flaw: 'audience' | 'expired' | 'nonce' = 'audience';
+	const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+	const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+	const nonces = new Map<string, string>();
+	const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	let issuer = '';
+	const server = createHttpServer((req, res) => {
+		const url = new URL(req.url ?? '/', issuer);
+		const send = (body: unknown) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
+		};
+		if (url.pathname === '/.well-known/openid-configuration') {
+			return send({
+				issuer,
+				authorization_endpoint: `${issuer}/auth`,
+				token_endpoint: `${issuer}/token`,
+				jwks_uri: `${issuer}/jwks`,
+				response_types_supported: ['code'],
+				subject_types_supported: ['public'],
+				id_token_signing_alg_values_supported: ['RS256']
+			});
+		}
+		if (url.pathname === '/jwks') return send({ keys: [jwk] });
+		if (url.pathname === '/auth') {
+			const code = `code-${nonces.size}`;
+			nonces.set(code, url.searchParams.get('nonce') ?? '');
+			const back = new URL(url.searchParams.get('redirect_uri')!);
+			back.searchParams.set('code', code);
+			back.searchParams.set('state', url.searchParams.get('state') ?? '');
+			res.writeHead(303, { location: back.href });
+			return res.end();
+		}
+		if (url.pathname === '/token') {
+			let body = '';
+			req.on('data', (chunk) => (body += chunk));
+			req.on('end', () => {
+				const code = new URLSearchParams(body).get('code') ?? '';
+				const now = Math.floor(Date.now() / 1000);
+				const claims = {
+					iss: issuer,
+					sub: 'forged',
+					aud: flaw === 'audience' ? 'another-app' : CLIENT.id,
+					iat: flaw === 'expired' ? now - 7200 : now,
+					exp: flaw === 'expired' ? now - 3600 : now + 300,
+					nonce: flaw === 'nonce' ? 'not-the-nonce' : nonces.get(code),
+					email: 'forged@example.test',
+					email_verified: true,
+					groups: ['studio-admins']
+				};
+				const signed = `${b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' })}.${b64(claims)}`;
+				const signature = sign('sha256', Buffer.from(signed), privateKey).toString('base64url');
+				send({ access_token: 'at', token_type: 'Bearer', id_token: `${signed}.${signature}` });
+			});
+			return;
+		}
+		res.writeHead(404);
+		res.end();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		issuer,
+		/** What the next ID token gets wrong. */
+		wrong(next: typeof flaw) {
+			flaw = next;
+		},
+		close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+	};
+}
+
+describe('an ID token the app must not accept', () => {
+	let forging: Awaited<ReturnType<typeof forgingProvider>>;
+	let server: TestServer;
+	let itsAdmin: Client;
+
+	beforeAll(async () => {
+		forging = await forgingProvider();
+		({ server, admin: itsAdmin } = await serverWithAdmin(
+			oidcEnv({ ...provider, issuer: forging.issuer })
+		));
+	});
+
+	afterAll(async () => {
+		await forging?.close();
+	});
+
+	for (const flaw of ['audience', 'expired', 'nonce'] as const) {
+		it(`is refused with a page, no session and an audit entry: ${flaw}`, async () => {
+			forging.wrong(flaw);
+			const { response, session } = await ssoSignIn(server, 'forged');
+			expect(response.status).toBe(400);
+			expect(await response.text()).toContain('was not accepted');
+			expect(session).toBeUndefined();
+			const users = await itsAdmin.json<{ users: { email: string }[] }>('/api/users');
+			expect(users.body.users.map((u) => u.email)).toEqual([ADMIN.email]);
+			const failures = await itsAdmin.json<{ entries: { details: Record<string, unknown> }[] }>(
+				'/api/audit?action=login.failure'
+			);
+			expect(failures.body.entries[0].details).toMatchObject({
+				method: 'oidc',
+				reason: 'provider_answer_refused'
+			});
+		});
+	}
+});
+
+describe('password sign-in turned off', () => {
+	it('needs an issuer: without one the app does not start, naming both variables', async () => {
+		await expect(startServer({ env: { PASSWORD_SIGN_IN: 'off' } })).rejects.toThrow(
+			/PASSWORD_SIGN_IN=off needs OIDC_ISSUER/
+		);
+	});
+
+	it("hides the password form and refuses every password, an admin's too", async () => {
+		const server = await startServer({
+			env: { ...ADMIN_ENV, ...oidcEnv(provider, { PASSWORD_SIGN_IN: 'off' }) }
+		});
+		const html = await (await fetch(`${server.url}/login`)).text();
+		expect(html).toContain('Sign in with Corp SSO');
+		expect(html).toMatch(/<form hidden/);
+		const refused = await new Client(server).login(ADMIN.email, ADMIN.password);
+		expect(refused.status).toBe(403);
+		expect(refused.body.error?.message).toContain('turned off');
+		await server.stop();
+	});
+});
+
+/** A server on 127.0.0.1 answering every request with `answer`; its URL and a close. */
+async function standIn(
+	make: (handler: (req: unknown, res: ServerResponse) => void) => HttpServer,
+	scheme: 'http' | 'https'
+) {
+	const server = make((_req, res) => {
+		res.writeHead(200, { 'content-type': 'text/html' });
+		res.end('<!doctype html><title>Maintenance</title><p>Back soon</p>');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `${scheme}://127.0.0.1:${port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+	};
+}
+
+describe('single sign-on while the provider is down', () => {
+	it('says so on a page, and the password form still signs in', async () => {
+		const closed = await freePort();
+		const { server } = await serverWithAdmin(
+			oidcEnv({ ...provider, issuer: `http://127.0.0.1:${closed}` })
+		);
+		expect(server.stdout()).toContain(`127.0.0.1:${closed}`);
+		const { response, session } = await ssoSignIn(server, 'alice');
+		expect(response.status).toBe(502);
+		const html = await response.text();
+		expect(html).toContain('Corp SSO cannot be reached');
+		expect(html).toContain('ECONNREFUSED');
+		expect(session).toBeUndefined();
+		expect((await new Client(server).login(ADMIN.email, ADMIN.password)).status).toBe(200);
+	});
+
+	it('says so when the provider answers HTML, or its certificate is not trusted', async () => {
+		const html = await standIn((handler) => createHttpServer(handler), 'http');
+		const tls = await standIn(
+			(handler) =>
+				createHttpsServer(
+					{
+						cert: readFileSync('tests/fixtures/tls/cert.pem'),
+						key: readFileSync('tests/fixtures/tls/key.pem')
+					},
+					handler
+				),
+			'https'
+		);
+		try {
+			for (const [issuer, said] of [
+				[html.url, /did not answer as expected: [^<]*content-type/i],
+				[tls.url, /did not answer as expected: [^<]*(CERT|TLS|SELF_SIGNED)/]
+			] as const) {
+				const { server } = await serverWithAdmin(oidcEnv({ ...provider, issuer }));
+				const { response, session } = await ssoSignIn(server, 'alice');
+				expect(response.status).toBe(502);
+				expect(await response.text()).toMatch(said);
+				expect(session).toBeUndefined();
+				await server.stop();
+			}
+		} finally {
+			await html.close();
+			await tls.close();
+		}
+	});
+});
