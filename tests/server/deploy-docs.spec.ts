@@ -9,9 +9,11 @@ import { ensurePromtool } from '../../scripts/ensure-promtool.js';
 /**
  * docs/deploy.md stays true: its Prometheus configuration and alert rules (the fenced blocks
  * after a `<!-- deploy-docs: <file> -->` line) pass `promtool check config` and
- * `promtool check rules`, every metric the rules use is one the app exports, and every setting
- * the page names is in the README's settings table. No server is started: the app's metric
- * names are read from its source, prom-client's default ones from a registry made here.
+ * `promtool check rules`, every metric the rules use is one the app exports, the systemd unit
+ * gives a stop more than SHUTDOWN_TIMEOUT_SECONDS, nginx's unbuffered location covers every
+ * event-stream route, and every setting the page names is in the README's settings table. No
+ * server is started: the app's metric names and routes are read from its source, prom-client's
+ * default metrics from a registry made here.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -169,6 +171,34 @@ describe('docs/deploy.md', () => {
 		for (const [, values] of rules.matchAll(/sign_ins_total\{[^}]*result=~"([^"]+)"/g)) {
 			for (const value of values.split('|')) expect(signIns).toContain(`result: '${value}'`);
 		}
+	});
+
+	it('gives a stop more time than the app takes, and leaves W+X memory to V8', () => {
+		const unit = /```ini\n(\[Unit\][\s\S]*?)\n```/.exec(DOC)?.[1] ?? '';
+		const stop = Number(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]);
+		const shutdown = Number(/^SHUTDOWN_TIMEOUT_SECONDS=(\d+)$/m.exec(DOC)?.[1] ?? 25);
+		expect(stop).toBeGreaterThan(shutdown);
+		expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
+		expect(unit).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
+	});
+
+	it('turns proxy buffering off for every event stream the app serves', () => {
+		const location = /location ~ (\S+) \{\n\s+proxy_pass [^\n]+\n\s+proxy_buffering off;/.exec(
+			DOC
+		)?.[1];
+		expect(location).toBeDefined();
+		const streams = filesUnder(path.join(ROOT, 'src/routes'), ['+server.ts', '+server.js'])
+			.filter((file) => /\b(?:resumableEventStream|eventStream)\(/.test(readFileSync(file, 'utf8')))
+			.map((file) =>
+				path
+					.relative(path.join(ROOT, 'src/routes'), path.dirname(file))
+					.split(path.sep)
+					.filter((part) => !/^\(.*\)$/.test(part))
+					.map((part) => (/^\[.*\]$/.test(part) ? 'x1' : part))
+					.join('/')
+			);
+		expect(streams.length).toBeGreaterThan(0);
+		for (const stream of streams) expect(`/${stream}`).toMatch(new RegExp(location!));
 	});
 
 	it('names only settings of the README’s table', () => {
