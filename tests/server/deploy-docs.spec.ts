@@ -64,7 +64,8 @@ async function exportedNames(): Promise<Set<string>> {
 	}
 	const registry = new client.Registry();
 	client.collectDefaultMetrics({ register: registry });
-	for (const metric of await registry.getMetricsAsJSON()) suffixed(metric.name, String(metric.type));
+	for (const metric of await registry.getMetricsAsJSON())
+		suffixed(metric.name, String(metric.type));
 	return names;
 }
 
