@@ -1,6 +1,6 @@
 // `npm run migrate`: applies the store's pending migrations to the database the environment
 // names (DATABASE_URL for PostgreSQL, else SQLite in DATA_DIR), as the app does at start.
-import { readConfig } from '../src/lib/server/config';
+import { readConfig } from '../src/lib/server/platform/config';
 import { appliedVersions, migrate } from '../src/lib/server/store/migrations';
 import { openBackend } from '../src/lib/server/store/open';
 

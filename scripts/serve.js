@@ -6,9 +6,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { flushLog, logger, requestLogger } from '../src/lib/server/logger.js';
-import { metrics } from '../src/lib/server/metrics.js';
-import { applySecurityHeaders } from '../src/lib/server/security-headers.js';
+import { flushLog, logger, requestLogger } from '../src/lib/server/platform/logger.js';
+import { metrics } from '../src/lib/server/platform/metrics.js';
+import { applySecurityHeaders } from '../src/lib/server/http/security-headers.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -17,7 +17,7 @@ process.on('exit', flushLog);
 const measure = metrics();
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // What the app says of each request (its route's template, its user, the client's address),
-// by request id, taken as the request ends (see noteRequest in src/lib/server/lifecycle.ts).
+// by request id, taken as the request ends (see noteRequest in src/lib/server/platform/lifecycle.ts).
 const notes = new Map();
 globalThis[Symbol.for('provisioning-studio.request-notes')] = notes;
 
@@ -41,14 +41,14 @@ try {
 }
 
 // The push sandboxes' gateway, served without the kit's request handling (see
-// src/lib/server/push-gateway-direct.ts); the built server installs it when it starts.
+// src/lib/server/push/gateway-direct.ts); the built server installs it when it starts.
 const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
 // `POST /api/test-calls`, served without the kit's request handling when it is an ordinary call
-// (see src/lib/server/direct-api.ts); everything else it hands to the kit unread.
+// (see src/lib/server/http/direct-api.ts); everything else it hands to the kit unread.
 const directApi = globalThis[Symbol.for('provisioning-studio.direct-api')];
 
 // The app's side of a graceful stop: readiness, the event streams, the database (see
-// src/lib/server/lifecycle.ts).
+// src/lib/server/platform/lifecycle.ts).
 const lifecycle = globalThis[Symbol.for('provisioning-studio.lifecycle')];
 
 // How long a stop waits for the requests in flight (Kubernetes gives 30 s before SIGKILL).

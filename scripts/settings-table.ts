@@ -1,9 +1,9 @@
 // Writes README's table of the app's environment variables from the one schema the app checks
-// them with (src/lib/server/environment.ts), between its settings markers, then formats README.
+// them with (src/lib/server/platform/environment.ts), between its settings markers, then formats README.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { settingsTable } from '../src/lib/server/environment';
+import { settingsTable } from '../src/lib/server/platform/environment';
 
 const README = path.resolve(import.meta.dirname, '../README.md');
 const START = '<!-- settings:start -->';

@@ -7,21 +7,21 @@ import { crossSiteProblem, requestUser } from '$lib/server/auth/request';
 import { ENROL_FIRST, mustEnrol, openBeforeEnrolment } from '$lib/server/auth/totp';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
-import { startLiveUpdates } from '$lib/server/cluster';
-import { serverContext } from '$lib/server/context';
-import { API_OUTAGE, apiError } from '$lib/server/http';
-import { errorPage } from '$lib/server/error-page';
-import { installDirectApi } from '$lib/server/direct-api';
-import { installDirectGateway } from '$lib/server/push-gateway-direct';
-import { installLifecycle, noteRequest, type StartFacts } from '$lib/server/lifecycle';
-import type { ServerConfig } from '$lib/server/config';
+import { startLiveUpdates } from '$lib/server/platform/cluster';
+import { serverContext } from '$lib/server/platform/context';
+import { API_OUTAGE, apiError } from '$lib/server/http/body';
+import { errorPage } from '$lib/server/http/error-page';
+import { installDirectApi } from '$lib/server/http/direct-api';
+import { installDirectGateway } from '$lib/server/push/gateway-direct';
+import { installLifecycle, noteRequest, type StartFacts } from '$lib/server/platform/lifecycle';
+import type { ServerConfig } from '$lib/server/platform/config';
 import { SQLITE_FILE } from '$lib/server/store/open';
-import { applyEnvironment } from '$lib/server/environment';
-import { applySecurityHeaders } from '$lib/server/security-headers';
-import { startUp } from '$lib/server/startup';
+import { applyEnvironment } from '$lib/server/platform/environment';
+import { applySecurityHeaders } from '$lib/server/http/security-headers';
+import { startUp } from '$lib/server/platform/startup';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '$lib/server/store/errors';
-import { logger } from '$lib/server/logger';
-import { withRequest } from '$lib/server/request-context';
+import { logger } from '$lib/server/platform/logger';
+import { withRequest } from '$lib/server/platform/request-context';
 
 /**
  * Opens the store, migrates it, creates or invites the first admin, and purges old sessions; on

@@ -633,7 +633,8 @@ async function configCommand(args: string[], env: NodeJS.ProcessEnv): Promise<nu
 		process.stdout.write(HELP.config);
 		return EXIT.clean;
 	}
-	const { checkEnvironment, describeEnvironment } = await import('$lib/server/environment');
+	const { checkEnvironment, describeEnvironment } =
+		await import('$lib/server/platform/environment');
 	const { SECRET_MASK } = await import('$lib/core/profile');
 	const checked = checkEnvironment(env);
 	const rows = describeEnvironment(checked, SECRET_MASK);

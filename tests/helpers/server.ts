@@ -4,12 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ProfileDocument, FieldChange, MergeConflict } from '../../src/lib/core/profile';
-import type { ApiTokenView } from '../../src/lib/server/api-tokens';
+import type { ApiTokenView } from '../../src/lib/server/auth/api-tokens';
 import type { AuthUser } from '../../src/lib/server/auth/session';
 import type { Merged, ProfileView } from '../../src/lib/server/profiles';
 import type { AuditEntry, ProfileRow, RevisionRow } from '../../src/lib/server/store/types';
-import type { UserView } from '../../src/lib/server/users';
-import { SETTINGS } from '../../src/lib/server/environment';
+import type { UserView } from '../../src/lib/server/auth/users';
+import { SETTINGS } from '../../src/lib/server/platform/environment';
 
 /**
  * The real built server (`node scripts/serve.js`) as a child process on 127.0.0.1 and an

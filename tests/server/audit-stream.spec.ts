@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePromtool } from '../../scripts/ensure-promtool.js';
-import type { AuditStreamStatus } from '../../src/lib/server/audit-stream';
+import type { AuditStreamStatus } from '../../src/lib/server/audit/stream';
 import { ADMIN, ADMIN_ENV, sleep } from '../helpers/fixtures';
 import {
 	Client,

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from '$lib/server/api-tokens';
+import { createToken } from '$lib/server/auth/api-tokens';
 import { sessionCookie } from '$lib/server/auth/request';
 import { startSession, type AuthUser } from '$lib/server/auth/session';
-import { serverContext } from '$lib/server/context';
-import { bodySizeLimit, directApi, requestOrigin } from '$lib/server/direct-api';
+import { serverContext } from '$lib/server/platform/context';
+import { bodySizeLimit, directApi, requestOrigin } from '$lib/server/http/direct-api';
 
 /**
  * The handler of the test-call endpoint served before the kit, in this process, on a real

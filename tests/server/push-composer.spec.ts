@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePush } from '../../src/lib/core/push';
-import type { PushSendAnswer } from '../../src/lib/server/push-send';
-import type { SandboxPushView, SandboxView } from '../../src/lib/server/sandboxes';
+import type { PushSendAnswer } from '../../src/lib/server/push/send';
+import type { SandboxPushView, SandboxView } from '../../src/lib/server/push/sandboxes';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { Client, startServer, stopAllServers } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_GATEWAY_OUTCOMES, type PushOutcomeId } from '../../src/lib/core/push';
-import type { SandboxPushView, SandboxView } from '../../src/lib/server/sandboxes';
+import type { SandboxPushView, SandboxView } from '../../src/lib/server/push/sandboxes';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
 

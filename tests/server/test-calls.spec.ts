@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interpretation } from '../../src/lib/core/response';
-import type { PreviewRequest } from '../../src/lib/server/preview';
+import type { PreviewRequest } from '../../src/lib/server/profiles/preview';
 import type {
 	HistoryEntry,
 	HistorySummary,

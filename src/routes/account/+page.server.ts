@@ -1,6 +1,6 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
-import { createToken, listTokens, revokeToken } from '$lib/server/api-tokens';
+import { createToken, listTokens, revokeToken } from '$lib/server/auth/api-tokens';
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { qrPath } from '$lib/server/auth/qr';
 import { startSession } from '$lib/server/auth/session';
@@ -11,9 +11,9 @@ import {
 	pendingEnrolment,
 	startEnrolment
 } from '$lib/server/auth/totp';
-import { serverContext } from '$lib/server/context';
-import { clientIp, requireUser } from '$lib/server/http';
-import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/users';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, requireUser } from '$lib/server/http/body';
+import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/auth/users';
 import type { Actions, PageServerLoad } from './$types';
 
 const TokenNameSchema = z

@@ -5,8 +5,8 @@ import { safeNext } from '$lib/server/auth/next';
 import { login, SESSION_COOKIE } from '$lib/server/auth/session';
 import { mustEnrol } from '$lib/server/auth/totp';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
-import { serverContext } from '$lib/server/context';
-import { clientIp } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp } from '$lib/server/http/body';
 import type { Actions, PageServerLoad } from './$types';
 
 const LoginSchema = z.object({

@@ -2,8 +2,8 @@ import { redirect } from '@sveltejs/kit';
 import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie } from '$lib/server/auth/cookie';
 import { endSession, SESSION_COOKIE } from '$lib/server/auth/session';
-import { serverContext } from '$lib/server/context';
-import { clientIp, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, requireUser } from '$lib/server/http/body';
 import type { Actions } from './$types';
 
 export const actions: Actions = {

@@ -4,19 +4,19 @@ import { newDocument } from '$lib/core/profile';
 import { decodeXmlBytes } from '$lib/core/xml';
 import { recordAudit } from '$lib/server/audit';
 import type { AuthUser } from '$lib/server/auth/session';
-import { serverContext } from '$lib/server/context';
-import { clientIp, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, requireUser } from '$lib/server/http/body';
 import {
 	checkNewName,
 	createReviewed,
 	reviewNewProfile,
 	sourceOf,
 	type NewProfileSource
-} from '$lib/server/new-profile';
-import { ProfileNameSchema } from '$lib/server/profile-api';
-import type { Review } from '$lib/server/profile-io';
+} from '$lib/server/profiles/new-profile';
+import { ProfileNameSchema } from '$lib/server/profiles/api';
+import type { Review } from '$lib/server/profiles/io';
 import { createProfile, headSource } from '$lib/server/profiles';
-import { choicesOf, decodeJsonBytes, submitted } from '$lib/server/review-form';
+import { choicesOf, decodeJsonBytes, submitted } from '$lib/server/profiles/review-form';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
 function text(value: FormDataEntryValue | null): string {

@@ -1,5 +1,5 @@
-import { serverContext } from '$lib/server/context';
-import { listSandboxes } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { listSandboxes } from '$lib/server/push/sandboxes';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ url }) => ({

@@ -2,9 +2,9 @@ import { fail, redirect } from '@sveltejs/kit';
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { startSession } from '$lib/server/auth/session';
 import { checkSetupToken, consumeSetupToken } from '$lib/server/auth/setup';
-import { serverContext } from '$lib/server/context';
-import { clientIp } from '$lib/server/http';
-import { createUser, NewUserFields, passwordNotEmail } from '$lib/server/users';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp } from '$lib/server/http/body';
+import { createUser, NewUserFields, passwordNotEmail } from '$lib/server/auth/users';
 import type { Actions, PageServerLoad } from './$types';
 
 type FieldErrors = Record<string, string>;

@@ -1,4 +1,4 @@
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { listSinks } from '$lib/server/sinks';
 import type { PageServerLoad } from './$types';
 

@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import { SESSION_COOKIE } from './session';
 
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure over https, Path=/. */

@@ -1,8 +1,8 @@
 import { recordAudit } from '../audit';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import { hashPassword, passwordProblem } from './password';
 import { issueSetupToken } from './setup';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 
 /**
  * A fresh installation has no user. With ADMIN_EMAIL and ADMIN_PASSWORD set, the first admin is

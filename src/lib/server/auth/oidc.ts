@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { recordAudit, type Actor } from '../audit';
-import type { ServerContext } from '../context';
-import { logger } from '../logger';
-import { metrics } from '../metrics.js';
+import type { ServerContext } from '../platform/context';
+import { logger } from '../platform/logger';
+import { metrics } from '../platform/metrics.js';
 import type { SignInProblem } from '../../sign-in-problem';
 import type { Role, User } from '../store/types';
 import { safeNext } from './next';

@@ -1,5 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { sharedLimiter } from '../cluster';
+import { sharedLimiter } from '../platform/cluster';
 
 /**
  * Login rate limits: attempts count per e-mail + address (5 per 15 minutes) and per address

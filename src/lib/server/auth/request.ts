@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import { routedPath } from './access';
 import { SESSION_COOKIE, userFromApiToken, userFromSession, type AuthUser } from './session';
 

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import type { Role, SessionMethod, TotpRow, User } from '../store/types';
 import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import {
@@ -11,7 +11,7 @@ import {
 } from './rate-limit';
 import { useSecondFactor, type SecondFactor } from './totp';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
-import { metrics } from '../metrics.js';
+import { metrics } from '../platform/metrics.js';
 import { signInSettings } from './sign-in-settings';
 
 /**

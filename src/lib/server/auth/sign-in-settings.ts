@@ -1,4 +1,4 @@
-import { checkedValues, groupList } from '../environment';
+import { checkedValues, groupList } from '../platform/environment';
 import type { GroupMapping } from './oidc-claims';
 
 /** How people may sign in: with a password (who), and through OpenID Connect (when set). */

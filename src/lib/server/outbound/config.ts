@@ -1,5 +1,5 @@
 import type { OutboundLimits } from './send';
-import { checkedValues } from '../environment';
+import { checkedValues } from '../platform/environment';
 import { parsePolicy, type OutboundPolicy } from './policy';
 
 /** The outbound module's configuration, from the environment (documented in README.md). */

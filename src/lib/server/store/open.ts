@@ -19,8 +19,8 @@ import {
 } from './kysely';
 import type { Tables } from './schema';
 import type { Store } from './types';
-import { logger } from '../logger';
-import { metrics } from '../metrics.js';
+import { logger } from '../platform/logger';
+import { metrics } from '../platform/metrics.js';
 
 /** The SQLite file in a data directory. */
 export const SQLITE_FILE = 'provisioning.db';

@@ -1,11 +1,11 @@
 import { recordAudit } from '../audit';
 import type { AuthUser } from '../auth/session';
-import type { ServerContext } from '../context';
-import { errorBody } from '../http';
+import type { ServerContext } from '../platform/context';
+import { errorBody } from '../http/body';
 import { keepInHistory, trimHistory, writeAudits } from './history';
 import { CallInputError, resolveCall, type TestCallInput } from './input';
 import { runTestCall, TooManyCallsError, type AuditSink } from './run';
-import { metrics } from '../metrics.js';
+import { metrics } from '../platform/metrics.js';
 
 /**
  * `POST /api/test-calls` once its body is read: sends the request(s) the preview shows and

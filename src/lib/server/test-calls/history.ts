@@ -1,9 +1,9 @@
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import type { AuditEntry } from '../store/types';
 import type { ResolvedCall } from './input';
 import type { TestCallAnswer } from './run';
-import { logger } from '../logger';
-import { currentRequestId } from '../request-context';
+import { logger } from '../platform/logger';
+import { currentRequestId } from '../platform/request-context';
 
 /**
  * Each user's history of test calls per service: the answer as it was returned (secrets

@@ -9,8 +9,8 @@ import {
 	type BuildInput,
 	type Values
 } from '$lib/core/request';
-import type { ServerContext } from '../context';
-import { PreviewInputSchema } from '../preview';
+import type { ServerContext } from '../platform/context';
+import { PreviewInputSchema } from '../profiles/preview';
 import { headDocument, headSecretOrigins } from '../profiles';
 
 /**

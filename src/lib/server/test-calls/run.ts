@@ -13,8 +13,8 @@ import type { Issue } from '$lib/core/issues';
 import { sha1Hex } from '$lib/core/template';
 import type { Interpretation } from '$lib/core/response';
 import { auditEntry, recordAudit, type Actor } from '../audit';
-import { sharedSlots, type SharedSlots } from '../cluster';
-import type { ServerContext } from '../context';
+import { sharedSlots, type SharedSlots } from '../platform/cluster';
+import type { ServerContext } from '../platform/context';
 import type { AuditEntry } from '../store/types';
 import {
 	InFlight,
@@ -24,7 +24,7 @@ import {
 	type OutboundConfig
 } from '../outbound';
 import { outgoingHeaders } from '../outbound/send';
-import { previewRequest, type PreviewRequest } from '../preview';
+import { previewRequest, type PreviewRequest } from '../profiles/preview';
 import { receiveAtSink, SINK_KEY, sinkAnswersWithBody } from '../sinks';
 import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
 import { CallInputError, type ResolvedCall } from './input';

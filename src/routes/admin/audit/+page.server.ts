@@ -1,5 +1,5 @@
-import { auditStreamStatus } from '$lib/server/audit-stream';
-import { serverContext } from '$lib/server/context';
+import { auditStreamStatus } from '$lib/server/audit/stream';
+import { serverContext } from '$lib/server/platform/context';
 import type { PageServerLoad } from './$types';
 
 /** Entries per page. */

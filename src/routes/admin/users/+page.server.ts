@@ -2,9 +2,9 @@ import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { resetForUser } from '$lib/server/auth/totp';
 import { hasPassword } from '$lib/server/auth/password';
-import { serverContext } from '$lib/server/context';
-import { clientIp, requireUser } from '$lib/server/http';
-import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/users';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, requireUser } from '$lib/server/http/body';
+import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/auth/users';
 import { ROLES } from '$lib/server/store/types';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import type { RequestHandler } from './$types';
 
 function time(value: string | null): number | undefined {

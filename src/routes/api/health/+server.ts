@@ -1,9 +1,9 @@
 import { json } from '@sveltejs/kit';
-import { liveUpdatesStatus } from '$lib/server/cluster';
-import { serverContext } from '$lib/server/context';
-import { databaseLatency } from '$lib/server/health';
+import { liveUpdatesStatus } from '$lib/server/platform/cluster';
+import { serverContext } from '$lib/server/platform/context';
+import { databaseLatency } from '$lib/server/platform/health';
 import type { RequestHandler } from './$types';
-import { logger } from '$lib/server/logger';
+import { logger } from '$lib/server/platform/logger';
 
 /** How long the database may take to answer before the app counts it as gone. */
 const DATABASE_TIMEOUT_MS = 2000;

@@ -1,10 +1,10 @@
 import { json } from '@sveltejs/kit';
 import { maskKeptCredentials } from '$lib/core/profile';
 import { decodeXmlBytes, importXml } from '$lib/core/xml';
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
-import { unreadable } from '$lib/server/profile-api';
-import { reviewXmlImport } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
+import { unreadable } from '$lib/server/profiles/api';
+import { reviewXmlImport } from '$lib/server/profiles/io';
 import type { RequestHandler } from './$types';
 
 /**

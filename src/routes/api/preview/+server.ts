@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { readJson } from '$lib/server/http';
-import { preview, PreviewInputSchema } from '$lib/server/preview';
+import { readJson } from '$lib/server/http/body';
+import { preview, PreviewInputSchema } from '$lib/server/profiles/preview';
 import type { RequestHandler } from './$types';
 
 /** The exact request(s) a service's caller sends for these settings and values, with issues. */

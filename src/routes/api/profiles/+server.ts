@@ -1,8 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { emptyDocument } from '$lib/core/profile';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
-import { CreateProfileSchema } from '$lib/server/profile-api';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { CreateProfileSchema } from '$lib/server/profiles/api';
 import { createProfile, headSource, type SealedSecrets } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 

@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
-import { PushSendError, PushSendInputSchema, sendComposedPush } from '$lib/server/push-send';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { PushSendError, PushSendInputSchema, sendComposedPush } from '$lib/server/push/send';
 import type { RequestHandler } from './$types';
 
 /**

@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { clientIp, readJson, requireUser } from '$lib/server/http';
-import { createSandbox, CreateSandboxSchema, listSandboxes } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { createSandbox, CreateSandboxSchema, listSandboxes } from '$lib/server/push/sandboxes';
 import type { RequestHandler } from './$types';
 
 /** Every push sandbox of the team, newest first. */

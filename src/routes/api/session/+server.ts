@@ -4,8 +4,8 @@ import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/auth/cookie';
 import { endSession, login, SESSION_COOKIE } from '$lib/server/auth/session';
 import { SecondFactorSchema } from '$lib/server/auth/totp';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 const LoginSchema = SecondFactorSchema.extend({

@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { clientIp, readJson, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { createSink, CreateSinkSchema, listSinks } from '$lib/server/sinks';
 import type { RequestHandler } from './$types';
 

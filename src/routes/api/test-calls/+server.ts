@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { answerTestCall, listHistory, TestCallInputSchema } from '$lib/server/test-calls';
 import type { RequestHandler } from './$types';
 

@@ -1,8 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
-import { createToken, listTokens } from '$lib/server/api-tokens';
-import { serverContext } from '$lib/server/context';
-import { clientIp, readJson, requireUser } from '$lib/server/http';
+import { createToken, listTokens } from '$lib/server/auth/api-tokens';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 const CreateSchema = z.object({ name: z.string().trim().min(1).max(100) });

@@ -1,7 +1,7 @@
 import { error, fail } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { clientIp, requireUser } from '$lib/server/http';
-import { profileGlance } from '$lib/server/profile-glance';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, requireUser } from '$lib/server/http/body';
+import { profileGlance } from '$lib/server/profiles/glance';
 import { diffRevisions, getProfile, restoreRevision } from '$lib/server/profiles';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { getSandbox, sandboxPushes } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { getSandbox, sandboxPushes } from '$lib/server/push/sandboxes';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, url }) => {

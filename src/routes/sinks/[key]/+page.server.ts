@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { SERVICES } from '$lib/core/catalogue';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { getSink, sinkRequests } from '$lib/server/sinks';
 import type { PageServerLoad } from './$types';
 

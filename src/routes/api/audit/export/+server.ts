@@ -1,7 +1,7 @@
 import { recordAudit } from '$lib/server/audit';
-import { auditExport, EXPORT_FORMATS, type ExportFormat } from '$lib/server/audit-export';
-import { serverContext } from '$lib/server/context';
-import { badRequest, clientIp, requireUser } from '$lib/server/http';
+import { auditExport, EXPORT_FORMATS, type ExportFormat } from '$lib/server/audit/export';
+import { serverContext } from '$lib/server/platform/context';
+import { badRequest, clientIp, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 /** A filter's time, or `undefined` when not given; null when given and not a time. */

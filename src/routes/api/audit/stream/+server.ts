@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { auditStreamStatus } from '$lib/server/audit-stream';
-import { serverContext } from '$lib/server/context';
+import { auditStreamStatus } from '$lib/server/audit/stream';
+import { serverContext } from '$lib/server/platform/context';
 import type { RequestHandler } from './$types';
 
 /**

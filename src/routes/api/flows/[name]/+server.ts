@@ -1,9 +1,9 @@
 import { json } from '@sveltejs/kit';
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { recordAudit } from '$lib/server/audit';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { FlowInputError, FlowInputSchema, isFlowName, runFlowRequest } from '$lib/server/flows';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { TooManyCallsError } from '$lib/server/test-calls';
 import type { RequestHandler } from './$types';
 

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { eventLoopDelay } from '$lib/server/lifecycle';
+import { eventLoopDelay } from '$lib/server/platform/lifecycle';
 import type { RequestHandler } from './$types';
 
 /**

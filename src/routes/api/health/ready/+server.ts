@@ -1,9 +1,9 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { databaseLatency } from '$lib/server/health';
-import { isDraining } from '$lib/server/lifecycle';
+import { serverContext } from '$lib/server/platform/context';
+import { databaseLatency } from '$lib/server/platform/health';
+import { isDraining } from '$lib/server/platform/lifecycle';
 import type { RequestHandler } from './$types';
-import { logger } from '$lib/server/logger';
+import { logger } from '$lib/server/platform/logger';
 
 /** How long the database may take to answer (and be migrated) before the instance is not ready. */
 const READY_TIMEOUT_MS = 1000;

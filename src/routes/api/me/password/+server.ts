@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
-import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/users';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/auth/users';
 import type { RequestHandler } from './$types';
 
 /** Changes the signed-in user's password; every session of the user ends. */

@@ -1,8 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { activate, DisableSchema, disableOwn, startEnrolment } from '$lib/server/auth/totp';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 const ActivateSchema = z.object({ code: z.string().trim().min(1).max(20) });

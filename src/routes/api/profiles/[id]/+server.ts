@@ -1,8 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { recordAudit } from '$lib/server/audit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
-import { PatchProfileSchema, SaveProfileSchema, saveResponse } from '$lib/server/profile-api';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { PatchProfileSchema, SaveProfileSchema, saveResponse } from '$lib/server/profiles/api';
 import { getProfile, saveProfile } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 

@@ -1,12 +1,12 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import {
 	deleteSandbox,
 	getSandbox,
 	updateSandbox,
 	UpdateSandboxSchema
-} from '$lib/server/sandboxes';
+} from '$lib/server/push/sandboxes';
 import type { RequestHandler } from './$types';
 
 const notFound = () => apiError(404, 'not_found', 'No such sandbox.');

@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, requireUser } from '$lib/server/http/body';
 import { historyEntry } from '$lib/server/test-calls';
 import type { RequestHandler } from './$types';
 

@@ -1,6 +1,6 @@
-import { revokeToken } from '$lib/server/api-tokens';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, requireUser } from '$lib/server/http';
+import { revokeToken } from '$lib/server/auth/api-tokens';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 /** Revokes one of the signed-in user's tokens. */

@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http';
-import { updateUser, UserChangesSchema } from '$lib/server/users';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { updateUser, UserChangesSchema } from '$lib/server/auth/users';
 import type { RequestHandler } from './$types';
 
 /** Changes a user's name, role, active flag or password (admins only). */

@@ -3,8 +3,8 @@ import { setSessionCookie } from '$lib/server/auth/cookie';
 import { FLOW_COOKIE, FLOW_COOKIE_PATH, finishSignIn } from '$lib/server/auth/oidc';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
-import { serverContext } from '$lib/server/context';
-import { clientIp } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp } from '$lib/server/http/body';
 import type { PageServerLoad } from './$types';
 
 /**

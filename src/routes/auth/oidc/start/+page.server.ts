@@ -1,7 +1,7 @@
 import { error, redirect } from '@sveltejs/kit';
 import { FLOW_COOKIE, FLOW_COOKIE_PATH, FLOW_SECONDS, startSignIn } from '$lib/server/auth/oidc';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import type { PageServerLoad } from './$types';
 
 /**

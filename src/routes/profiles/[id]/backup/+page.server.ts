@@ -1,6 +1,6 @@
-import { serverContext } from '$lib/server/context';
-import { profileSummary, reviewBackupRestore } from '$lib/server/profile-io';
-import { applyAction, decodeJsonBytes, reviewAction } from '$lib/server/review-form';
+import { serverContext } from '$lib/server/platform/context';
+import { profileSummary, reviewBackupRestore } from '$lib/server/profiles/io';
+import { applyAction, decodeJsonBytes, reviewAction } from '$lib/server/profiles/review-form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ params, locals }) =>

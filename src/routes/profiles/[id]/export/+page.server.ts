@@ -1,6 +1,6 @@
 import { XML_FORMS, xmlKeyNamed, type XmlForm } from '$lib/core/catalogue';
-import { serverContext } from '$lib/server/context';
-import { exportProfileXml, profileSummary } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { exportProfileXml, profileSummary } from '$lib/server/profiles/io';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, url, locals }) => {

@@ -1,11 +1,11 @@
 import { error } from '@sveltejs/kit';
 import { FLOW_NAMES, FLOWS } from '$lib/core/catalogue/flows';
 import { flowFields } from '$lib/core/flows/inputs';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { flowRunOf, listFlowRuns, valuesOf, type FlowRunView } from '$lib/server/flows';
-import { profileSummary } from '$lib/server/profile-io';
+import { profileSummary } from '$lib/server/profiles/io';
 import { headDocument } from '$lib/server/profiles';
-import { listSandboxes } from '$lib/server/sandboxes';
+import { listSandboxes } from '$lib/server/push/sandboxes';
 import type { PageServerLoad } from './$types';
 
 /** The flows of a profile: each flow's form, the sandboxes app start can use, the past runs. */

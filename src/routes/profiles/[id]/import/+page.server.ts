@@ -1,7 +1,7 @@
 import { decodeXmlBytes } from '$lib/core/xml';
-import { serverContext } from '$lib/server/context';
-import { profileSummary, reviewXmlImport } from '$lib/server/profile-io';
-import { applyAction, reviewAction } from '$lib/server/review-form';
+import { serverContext } from '$lib/server/platform/context';
+import { profileSummary, reviewXmlImport } from '$lib/server/profiles/io';
+import { applyAction, reviewAction } from '$lib/server/profiles/review-form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ params, locals }) =>

@@ -1,5 +1,5 @@
-import { serverContext } from '$lib/server/context';
-import { profilePortalSheet, profileSummary } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { profilePortalSheet, profileSummary } from '$lib/server/profiles/io';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, locals }) => {

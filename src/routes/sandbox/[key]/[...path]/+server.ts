@@ -1,6 +1,6 @@
-import { serverContext } from '$lib/server/context';
-import { clientIp } from '$lib/server/http';
-import { receivePush } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp } from '$lib/server/http/body';
+import { receivePush } from '$lib/server/push/sandboxes';
 import type { RequestHandler } from './$types';
 
 /**

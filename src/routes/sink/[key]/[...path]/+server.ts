@@ -1,5 +1,5 @@
-import { serverContext } from '$lib/server/context';
-import { clientIp } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp } from '$lib/server/http/body';
 import { receiveAtSink, sinkResponse } from '$lib/server/sinks';
 import type { RequestHandler } from './$types';
 

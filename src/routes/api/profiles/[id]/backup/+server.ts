@@ -1,6 +1,6 @@
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, downloadHeaders, requireUser } from '$lib/server/http';
-import { backupProfile } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, downloadHeaders, requireUser } from '$lib/server/http/body';
+import { backupProfile } from '$lib/server/profiles/io';
 import type { RequestHandler } from './$types';
 
 /** A backup of the head revision as JSON, secret values left out. */

@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
 import { diffRevisions } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 

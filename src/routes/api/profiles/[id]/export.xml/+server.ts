@@ -1,6 +1,6 @@
 import { XML_FORMS, type XmlForm } from '$lib/core/catalogue';
-import { apiError } from '$lib/server/http';
-import { xmlDownload } from '$lib/server/xml-download';
+import { apiError } from '$lib/server/http/body';
+import { xmlDownload } from '$lib/server/profiles/xml-download';
 import type { RequestHandler } from './$types';
 
 /** The head revision as XML: `?form=provisioning` (the default) or `?form=account`. */

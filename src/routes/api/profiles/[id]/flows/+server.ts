@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { listFlowRuns } from '$lib/server/flows';
-import { apiError } from '$lib/server/http';
+import { apiError } from '$lib/server/http/body';
 import { headDocument } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 

@@ -1,7 +1,7 @@
 import { portalSheetMarkdown } from '$lib/core/xml';
-import { serverContext } from '$lib/server/context';
-import { apiError, downloadHeaders } from '$lib/server/http';
-import { profilePortalSheet } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, downloadHeaders } from '$lib/server/http/body';
+import { profilePortalSheet } from '$lib/server/profiles/io';
 import type { RequestHandler } from './$types';
 
 /** The portal field sheet of the head revision, as Markdown. */

@@ -1,7 +1,7 @@
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
-import { sandboxChanges, sandboxPushes, watchSandbox } from '$lib/server/sandboxes';
-import { resumableEventStream, resumeAfter } from '$lib/server/sse';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
+import { sandboxChanges, sandboxPushes, watchSandbox } from '$lib/server/push/sandboxes';
+import { resumableEventStream, resumeAfter } from '$lib/server/http/sse';
 import type { RequestHandler } from './$types';
 
 /**

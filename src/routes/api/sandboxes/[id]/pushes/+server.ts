@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
-import { sandboxPushes } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
+import { sandboxPushes } from '$lib/server/push/sandboxes';
 import type { RequestHandler } from './$types';
 
 /** The requests a sandbox answered, newest first (`?after=<id>`: only newer ones). */

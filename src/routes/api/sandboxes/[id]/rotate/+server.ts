@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, requireUser } from '$lib/server/http';
-import { rotateSandboxKey } from '$lib/server/sandboxes';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, requireUser } from '$lib/server/http/body';
+import { rotateSandboxKey } from '$lib/server/push/sandboxes';
 import type { RequestHandler } from './$types';
 
 /** Gives the sandbox a new key and so a new `pushUrl`; the old one answers 404 from then on. */

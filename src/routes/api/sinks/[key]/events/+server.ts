@@ -1,7 +1,7 @@
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
 import { getSink, sinkChanges, sinkRequests, watchSink } from '$lib/server/sinks';
-import { resumableEventStream, resumeAfter } from '$lib/server/sse';
+import { resumableEventStream, resumeAfter } from '$lib/server/http/sse';
 import type { RequestHandler } from './$types';
 
 /**

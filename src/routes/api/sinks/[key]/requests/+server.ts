@@ -1,5 +1,5 @@
-import { serverContext } from '$lib/server/context';
-import { apiError } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError } from '$lib/server/http/body';
 import { clearSinkRequests, getSink } from '$lib/server/sinks';
 import type { RequestHandler } from './$types';
 

@@ -1,4 +1,4 @@
-import { apiError, requireUser } from '$lib/server/http';
+import { apiError, requireUser } from '$lib/server/http/body';
 import { cancelCall } from '$lib/server/test-calls';
 import type { RequestHandler } from './$types';
 

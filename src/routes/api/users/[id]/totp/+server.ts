@@ -1,6 +1,6 @@
 import { resetForUser } from '$lib/server/auth/totp';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, requireUser } from '$lib/server/http';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 /** Takes the second factor off a user who lost it (admins only); they sign in with a password. */

@@ -2,9 +2,9 @@ import { error } from '@sveltejs/kit';
 import { findService } from '$lib/core/catalogue';
 import { GALLERY } from '$lib/core/catalogue/gallery';
 import { galleryFor } from '$lib/core/profile/gallery';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { getProfile } from '$lib/server/profiles';
-import { listSandboxes } from '$lib/server/sandboxes';
+import { listSandboxes } from '$lib/server/push/sandboxes';
 import { PUSH_PAGE } from './push';
 import type { PageServerLoad } from './$types';
 

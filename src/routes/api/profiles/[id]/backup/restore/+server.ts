@@ -1,7 +1,7 @@
-import { serverContext } from '$lib/server/context';
-import { clientIp, readJson, requireUser } from '$lib/server/http';
-import { RestoreBackupSchema, saveResponse, unreadable } from '$lib/server/profile-api';
-import { applyReviewed, reviewBackupRestore } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { RestoreBackupSchema, saveResponse, unreadable } from '$lib/server/profiles/api';
+import { applyReviewed, reviewBackupRestore } from '$lib/server/profiles/io';
 import type { RequestHandler } from './$types';
 
 /** Saves a backup's document as a new revision on top of `baseRevision` (409 when stale). */

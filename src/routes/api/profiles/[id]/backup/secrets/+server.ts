@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, downloadHeaders, readJson, requireUser } from '$lib/server/http';
-import { backupProfile } from '$lib/server/profile-io';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, downloadHeaders, readJson, requireUser } from '$lib/server/http/body';
+import { backupProfile } from '$lib/server/profiles/io';
 import type { RequestHandler } from './$types';
 
 const ConfirmSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { XML_FORMS, type XmlForm } from '$lib/core/catalogue';
-import { readJson } from '$lib/server/http';
-import { xmlDownload } from '$lib/server/xml-download';
+import { readJson } from '$lib/server/http/body';
+import { xmlDownload } from '$lib/server/profiles/xml-download';
 import type { RequestHandler } from './$types';
 
 const ExportSchema = z.object({

@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
-import { serverContext } from '$lib/server/context';
+import { serverContext } from '$lib/server/platform/context';
 import { flowRunOf } from '$lib/server/flows';
-import { apiError } from '$lib/server/http';
+import { apiError } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
 /** One run of a flow on a profile, with every step as it was answered. */

@@ -1,6 +1,6 @@
-import { serverContext } from '$lib/server/context';
-import { apiError, clientIp, requireUser } from '$lib/server/http';
-import { saveResponse } from '$lib/server/profile-api';
+import { serverContext } from '$lib/server/platform/context';
+import { apiError, clientIp, requireUser } from '$lib/server/http/body';
+import { saveResponse } from '$lib/server/profiles/api';
 import { restoreRevision } from '$lib/server/profiles';
 import type { RequestHandler } from './$types';
 

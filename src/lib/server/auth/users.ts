@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { recordAudit, type Actor } from '../audit';
+import {
+	hashPassword,
+	PasswordBusyError,
+	passwordProblem,
+	PASSWORD_LIMITS,
+	verifyPassword
+} from './password';
+import type { AuthUser } from './session';
+import type { ServerContext } from '../platform/context';
+import type { Role, User } from '../store/types';
+
+/** Managing users (admins) and one's own password (everyone). */
+
+/** A user as listed: never the password hash. */
+export interface UserView {
+	id: number;
+	email: string;
+	name: string;
+	role: Role;
+	active: boolean;
+	createdAt: number;
+}
+
+/** A user without secrets. */
+export function userView(user: User): UserView {
+	const { id, email, name, role, active, createdAt } = user;
+	return { id, email, name, role, active, createdAt };
+}
+
+const PasswordSchema = z.string().superRefine((value, ctx) => {
+	const problem = passwordProblem(value);
+	if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** The fields of a new user. */
+export const NewUserFields = z.object({
+	email: z
+		.string()
+		.trim()
+		.toLowerCase()
+		.pipe(z.email({ message: 'Enter a valid e-mail address.' })),
+	name: z.string().trim().min(1, 'Enter a name.').max(100),
+	role: z.enum(['admin', 'editor', 'viewer']),
+	password: PasswordSchema
+});
+
+/** Refuses, at the password field, a new user's password made of their e-mail address. */
+export function passwordNotEmail(user: { email: string; password: string }, ctx: z.RefinementCtx) {
+	if (passwordProblem(user.password)) return;
+	const problem = passwordProblem(user.password, user.email);
+	if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+}
+
+/** A new user. */
+export const NewUserSchema = NewUserFields.superRefine(passwordNotEmail);
+
+/** Changes to a user. */
+export const UserChangesSchema = z.object({
+	name: z.string().trim().min(1).max(100).optional(),
+	role: z.enum(['admin', 'editor', 'viewer']).optional(),
+	active: z.boolean().optional(),
+	password: PasswordSchema.optional()
+});
+
+/** A password change. */
+export const PasswordChangeSchema = z.object({
+	current: z.string().min(1).max(PASSWORD_LIMITS.max),
+	password: PasswordSchema
+});
+
+/** The outcome of a user operation: the user, or a problem to show. */
+export type UserOutcome =
+	| { ok: true; user: UserView }
+	| { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string };
+
+/** The refusal of a new password that is the user's own e-mail address. */
+function weakPassword(password: string, email: string): UserOutcome | null {
+	const problem = passwordProblem(password, email);
+	return problem ? { ok: false, status: 400, code: 'weak_password', message: problem } : null;
+}
+
+/**
+ * Ends everything the user's previous state made: every session and every API token. Called
+ * when a password is reset or changed, an account is deactivated, or a role changes.
+ */
+async function endSessionsAndTokens(ctx: ServerContext, userId: number): Promise<void> {
+	await ctx.store.sessions.deleteForUser(userId);
+	await ctx.store.tokens.revokeForUser(userId, Date.now());
+}
+
+function actorOf(user: AuthUser | null, ip: string | null): Actor {
+	return { id: user?.id ?? null, email: user?.email ?? null, ip };
+}
+
+/** Creates a user (by an admin, or the first admin at setup when `by` is null). */
+export async function createUser(
+	ctx: ServerContext,
+	by: AuthUser | null,
+	ip: string | null,
+	input: z.infer<typeof NewUserSchema>
+): Promise<UserOutcome> {
+	if (await ctx.store.users.findByEmail(input.email)) {
+		return {
+			ok: false,
+			status: 409,
+			code: 'email_taken',
+			message: `${input.email} already has an account.`
+		};
+	}
+	const user = await ctx.store.users.create({
+		email: input.email,
+		name: input.name,
+		role: input.role,
+		passwordHash: await hashPassword(input.password),
+		at: Date.now()
+	});
+	await recordAudit(
+		ctx.store,
+		actorOf(by, ip),
+		by ? 'user.created' : 'setup.admin_created',
+		user.email,
+		{
+			role: user.role
+		}
+	);
+	return { ok: true, user: userView(user) };
+}
+
+async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolean> {
+	if (user.role !== 'admin' || !user.active) return false;
+	const admins = (await ctx.store.users.list()).filter((u) => u.role === 'admin' && u.active);
+	return admins.length === 1;
+}
+
+/**
+ * Changes a user's name, role, active flag or password. A password reset, a deactivation or a
+ * role change ends the user's sessions and revokes their API tokens.
+ */
+export async function updateUser(
+	ctx: ServerContext,
+	by: AuthUser,
+	ip: string | null,
+	id: number,
+	changes: z.infer<typeof UserChangesSchema>
+): Promise<UserOutcome> {
+	const user = await ctx.store.users.findById(id);
+	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	const demoted = changes.role !== undefined && changes.role !== 'admin';
+	if ((demoted || changes.active === false) && (await isLastActiveAdmin(ctx, user))) {
+		return {
+			ok: false,
+			status: 409,
+			code: 'last_admin',
+			message: 'This is the last active admin: make someone else admin first.'
+		};
+	}
+	if (changes.password) {
+		const weak = weakPassword(changes.password, user.email);
+		if (weak) return weak;
+	}
+	const updated = await ctx.store.users.update(id, {
+		name: changes.name,
+		role: changes.role,
+		active: changes.active,
+		passwordHash: changes.password ? await hashPassword(changes.password) : undefined,
+		at: Date.now()
+	});
+	const roleChanged = changes.role !== undefined && changes.role !== user.role;
+	if (changes.active === false || changes.password || roleChanged) {
+		await endSessionsAndTokens(ctx, id);
+	}
+	await recordAudit(ctx.store, actorOf(by, ip), 'user.updated', user.email, {
+		name: changes.name ?? null,
+		role: changes.role ?? null,
+		active: changes.active ?? null,
+		password: changes.password ? 'changed' : null
+	});
+	return { ok: true, user: userView(updated!) };
+}
+
+/**
+ * Changes one's own password after checking the current one; every session of the user ends and
+ * their API tokens are revoked (the caller starts a fresh session for this browser).
+ */
+export async function changeOwnPassword(
+	ctx: ServerContext,
+	me: AuthUser,
+	ip: string | null,
+	input: z.infer<typeof PasswordChangeSchema>
+): Promise<UserOutcome> {
+	const user = await ctx.store.users.findById(me.id);
+	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	const weak = weakPassword(input.password, user.email);
+	if (weak) return weak;
+	let valid: boolean;
+	try {
+		valid = await verifyPassword(input.current, user.passwordHash);
+	} catch (error) {
+		if (!(error instanceof PasswordBusyError)) throw error;
+		return { ok: false, status: 503, code: 'busy', message: error.message };
+	}
+	if (!valid) {
+		return {
+			ok: false,
+			status: 400,
+			code: 'wrong_password',
+			message: 'The current password is wrong.'
+		};
+	}
+	const updated = await ctx.store.users.update(me.id, {
+		passwordHash: await hashPassword(input.password),
+		at: Date.now()
+	});
+	await endSessionsAndTokens(ctx, me.id);
+	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email);
+	return { ok: true, user: userView(updated!) };
+}

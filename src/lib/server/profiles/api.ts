@@ -1,0 +1,82 @@
+import { json } from '@sveltejs/kit';
+import { z } from 'zod';
+import type { Issue } from '$lib/core/issues';
+import { ProfileDocumentSchema } from '$lib/core/profile';
+import { apiError } from '../http/body';
+import type { SaveOutcome } from './';
+
+/** Request bodies of the profile endpoints, and how save outcomes are answered. */
+
+/** A profile name. */
+export const ProfileNameSchema = z.string().trim().min(1).max(200);
+
+/** POST /api/profiles */
+export const CreateProfileSchema = z.object({
+	name: ProfileNameSchema,
+	document: ProfileDocumentSchema.optional(),
+	duplicateOf: z.string().uuid().optional(),
+	message: z.string().max(500).optional()
+});
+
+/** PUT /api/profiles/:id */
+export const SaveProfileSchema = z.object({
+	baseRevision: z.number().int().positive(),
+	document: ProfileDocumentSchema,
+	message: z.string().max(500).optional(),
+	/** Which side each conflicting field of a 409 takes (`mine` or `theirs`), by path. */
+	choices: z.record(z.string().max(1000), z.enum(['mine', 'theirs'])).optional(),
+	/** The head revision the choices were made against: they apply only while it is the head. */
+	theirsRevision: z.number().int().positive().optional()
+});
+
+/** PATCH /api/profiles/:id */
+export const PatchProfileSchema = z
+	.object({ name: ProfileNameSchema.optional(), deleted: z.literal(false).optional() })
+	.refine((v) => v.name !== undefined || v.deleted !== undefined, {
+		message: 'Send a new name, or deleted: false to restore a deleted profile.'
+	});
+
+/**
+ * 200 with the profile (and, when it was merged with newer revisions, what it took from them),
+ * 404, or 409 with both versions and the fields both changed.
+ */
+export function saveResponse(outcome: SaveOutcome): Response {
+	if (outcome.ok) {
+		return json(
+			outcome.merged
+				? { profile: outcome.profile, merged: outcome.merged }
+				: { profile: outcome.profile }
+		);
+	}
+	if (outcome.reason === 'not_found') return apiError(404, 'not_found', 'No such profile.');
+	const { current, conflicts } = outcome.conflict;
+	const fields = conflicts.map((c) => c.label);
+	const which = fields.length
+		? ` Both changed ${fields.length === 1 ? 'one field' : `${fields.length} fields`}: ${fields.join(', ')}; choose a side for each.`
+		: '';
+	return apiError(
+		409,
+		'conflict',
+		`Someone saved revision ${current.revision} first; nothing was overwritten.${which}`,
+		outcome.conflict
+	);
+}
+
+/** POST /api/profiles/:id/import */
+export const ImportXmlSchema = z.object({
+	baseRevision: z.number().int().positive(),
+	xml: z.string().max(8 * 1024 * 1024),
+	/** The chosen candidate per conflict, keyed `service.key`. */
+	choices: z.record(z.string().max(200), z.number().int().min(0)).default({})
+});
+
+/** POST /api/profiles/:id/backup/restore */
+export const RestoreBackupSchema = z.object({
+	baseRevision: z.number().int().positive(),
+	backup: z.unknown()
+});
+
+/** 400 for input that cannot be read or applied, with the core's issues (line and column). */
+export function unreadable(code: string, issues: Issue[]): Response {
+	return apiError(400, code, issues[0]?.message ?? 'The input cannot be read.', { issues });
+}
