@@ -64,8 +64,13 @@ test('signs in with the provider from the sign-in page and lands where the user 
 	await expect(page.getByRole('heading', { level: 1 })).toContainText('Profiles');
 	const session = await page.request.get(`${app.url}/api/session`);
 	expect(await session.json()).toMatchObject({
-		user: { email: 'zoe@example.com', name: 'Zoe Editor', role: 'editor' }
+		user: { email: 'zoe@example.com', name: 'Zoe Editor', role: 'editor', method: 'oidc' }
 	});
+
+	// The account has no password to change, and the provider's own second factor applies.
+	await page.goto(`${app.url}/account`);
+	await expect(page.getByText('this account has no password')).toBeVisible();
+	await expect(page.getByLabel('Current password')).toHaveCount(0);
 });
 
 test('shows a refused user which groups were expected and which came, accessibly', async ({

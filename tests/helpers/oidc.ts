@@ -48,6 +48,7 @@ export async function startProvider(): Promise<TestProvider> {
 						client_id: CLIENT.id,
 						client_secret: CLIENT.secret,
 						redirect_uris: appUrls.map((url) => `${url}/auth/oidc/callback`),
+						post_logout_redirect_uris: appUrls.map((url) => `${url}/login?signed_out=1`),
 						token_endpoint_auth_method: 'client_secret_post'
 					}
 				],

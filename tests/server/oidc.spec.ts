@@ -49,7 +49,11 @@ beforeAll(async () => {
 		METRICS_TOKEN: METRICS
 	}));
 	({ server: limited, admin: limitedAdmin } = await serverWithAdmin(
-		oidcEnv(provider, { OIDC_ALLOWED_DOMAINS: 'example.test', PASSWORD_SIGN_IN: 'admins' })
+		oidcEnv(provider, {
+			OIDC_ALLOWED_DOMAINS: 'example.test',
+			PASSWORD_SIGN_IN: 'admins',
+			OIDC_LOGOUT: '1'
+		})
 	));
 	provider.serve([app.url, limited.url]);
 });
@@ -401,6 +405,47 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 			json: { name: 'automation' }
 		});
 		expect((await limitedAdmin.withToken(token.body.token!).json('/api/session')).status).toBe(200);
+	});
+});
+
+describe('signing out with OIDC_LOGOUT=1', () => {
+	it("ends an SSO session here and sends the browser to the provider's sign-out, and back", async () => {
+		account('judy', { groups: ['studio-viewers'] });
+		const { browser, session } = await ssoSignIn(limited, 'judy');
+		expect((await me(limited, session)).body.user?.role).toBe('viewer');
+		const out = await browser.request(`${limited.url}/logout`, {
+			method: 'POST',
+			headers: {
+				origin: new URL(limited.url).origin,
+				accept: 'text/html',
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			body: ''
+		});
+		expect(out.status).toBe(303);
+		const away = new URL(out.headers.get('location')!);
+		expect(away.origin + away.pathname).toBe(`${provider.issuer}/session/end`);
+		expect(away.searchParams.get('client_id')).toBe(CLIENT.id);
+		expect(away.searchParams.get('post_logout_redirect_uri')).toBe(
+			`${limited.url}/login?signed_out=1`
+		);
+		expect((await me(limited, session)).status).toBe(401);
+		// The provider takes the request (a registered way back) and asks to confirm.
+		const atProvider = await browser.request(away.href);
+		expect(atProvider.status).toBe(200);
+		expect(await atProvider.text()).toContain('logout');
+	});
+
+	it('ends a password session here only', async () => {
+		const client = new Client(limited);
+		expect((await client.login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		const out = await client.fetch('/logout', {
+			method: 'POST',
+			headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+			body: ''
+		});
+		expect(out.status).toBe(303);
+		expect(out.headers.get('location')).toBe('/login?signed_out=1');
 	});
 });
 

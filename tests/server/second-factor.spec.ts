@@ -214,6 +214,17 @@ describe('a second factor for password accounts', () => {
 	it('is taken off a user by an admin (only), and the password alone signs in again', async () => {
 		await freshStep();
 		await turnOn(carol.client);
+		// The list of users says who has it on.
+		const listed = async () =>
+			(
+				await admin.json<{ users: { id: number; secondFactor: boolean; signIn: object }[] }>(
+					'/api/users'
+				)
+			).body.users.find((u) => u.id === carol.id);
+		expect(await listed()).toMatchObject({
+			secondFactor: true,
+			signIn: { sso: false, password: true }
+		});
 		const byViewer = await bob.client.json(`/api/users/${carol.id}/totp`, { method: 'DELETE' });
 		expect(byViewer.status).toBe(403);
 		const reset = await admin.fetch(`/api/users/${carol.id}/totp`, { method: 'DELETE' });
@@ -223,6 +234,7 @@ describe('a second factor for password accounts', () => {
 		expect(again.body.error?.code).toBe('not_enabled');
 		expect((await admin.json('/api/users/99999/totp', { method: 'DELETE' })).status).toBe(404);
 		expect((await signIn(carol)).status).toBe(200);
+		expect((await listed())?.secondFactor).toBe(false);
 		expect(await audit(admin, 'totp.reset')).toEqual([
 			expect.objectContaining({ target: carol.email, actor: ADMIN.email })
 		]);

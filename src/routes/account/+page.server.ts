@@ -2,6 +2,7 @@ import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createToken, listTokens, revokeToken } from '$lib/server/auth/api-tokens';
 import { setSessionCookie } from '$lib/server/auth/cookie';
+import { hasPassword } from '$lib/server/auth/password';
 import { qrPath } from '$lib/server/auth/qr';
 import { startSession } from '$lib/server/auth/session';
 import {
@@ -44,10 +45,17 @@ async function secondFactor(event: Parameters<PageServerLoad>[0]) {
 	};
 }
 
-export const load: PageServerLoad = async (event) => ({
-	tokens: await listTokens(serverContext(), requireUser(event)),
-	secondFactor: await secondFactor(event)
-});
+export const load: PageServerLoad = async (event) => {
+	const me = requireUser(event);
+	const ctx = serverContext();
+	const account = await ctx.store.users.findById(me.id);
+	return {
+		tokens: await listTokens(ctx, me),
+		secondFactor: await secondFactor(event),
+		// An account made through single sign-on has no password to change.
+		hasPassword: account !== undefined && hasPassword(account.passwordHash)
+	};
+};
 
 export const actions: Actions = {
 	/**

@@ -1,7 +1,9 @@
 import { redirect } from '@sveltejs/kit';
 import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie } from '$lib/server/auth/cookie';
+import { endSessionUrl, SIGNED_OUT_PATH } from '$lib/server/auth/oidc';
 import { endSession, SESSION_COOKIE } from '$lib/server/auth/session';
+import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, requireUser } from '$lib/server/http/body';
 import type { Actions } from './$types';
@@ -20,6 +22,10 @@ export const actions: Actions = {
 			'logout',
 			null
 		);
-		redirect(303, '/login?signed_out=1');
+		// A session made through the provider may end there too, and come back to the sign-in page.
+		const oidc = signInSettings().oidc;
+		const away =
+			user.method === 'oidc' && oidc ? await endSessionUrl(oidc, event.url.origin) : null;
+		redirect(303, away?.href ?? SIGNED_OUT_PATH);
 	}
 };

@@ -205,6 +205,30 @@ export interface CallbackInput {
 	previous: string | undefined;
 }
 
+/** Where the browser comes back to after the provider's sign-out. */
+export const SIGNED_OUT_PATH = '/login?signed_out=1';
+
+/**
+ * With `OIDC_LOGOUT=1`, the provider's end-session address for a session made through it
+ * (RP-initiated logout, naming this client and where to come back to); null when it is off, the
+ * provider offers none or does not answer: the app's own session has ended either way.
+ */
+export async function endSessionUrl(settings: OidcSettings, origin: string): Promise<URL | null> {
+	if (!settings.logout) return null;
+	let config: client.Configuration;
+	try {
+		config = await providerConfig(settings);
+	} catch (error) {
+		logger().warn({ err: error }, 'The identity provider did not answer: signed out here only.');
+		return null;
+	}
+	if (!config.serverMetadata().end_session_endpoint) return null;
+	return client.buildEndSessionUrl(config, {
+		client_id: settings.clientId,
+		post_logout_redirect_uri: origin + SIGNED_OUT_PATH
+	});
+}
+
 /**
  * Finishes a sign-in at the callback: checks the flow cookie and the provider's answer, maps the
  * user's groups to a role, finds or makes the account, and starts a session. Every refusal and

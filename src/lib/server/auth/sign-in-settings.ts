@@ -21,6 +21,8 @@ export interface OidcSettings {
 	/** Domains a verified e-mail must be in; empty allows any. */
 	allowedDomains: string[];
 	allowInsecureHttp: boolean;
+	/** Signing out also ends the provider's session, when it offers to. */
+	logout: boolean;
 }
 
 const NAMES = [
@@ -35,7 +37,8 @@ const NAMES = [
 	'OIDC_EDITOR_GROUPS',
 	'OIDC_VIEWER_GROUPS',
 	'OIDC_ALLOWED_DOMAINS',
-	'OIDC_ALLOW_INSECURE_HTTP'
+	'OIDC_ALLOW_INSECURE_HTTP',
+	'OIDC_LOGOUT'
 ] as const;
 
 /**
@@ -62,7 +65,8 @@ export function readSignInSettings(env: NodeJS.ProcessEnv = process.env): SignIn
 				viewer: groupList(v.OIDC_VIEWER_GROUPS)
 			},
 			allowedDomains: groupList(v.OIDC_ALLOWED_DOMAINS),
-			allowInsecureHttp: v.OIDC_ALLOW_INSECURE_HTTP === '1'
+			allowInsecureHttp: v.OIDC_ALLOW_INSECURE_HTTP === '1',
+			logout: v.OIDC_LOGOUT === '1'
 		}
 	};
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { recordAudit, type Actor } from '../audit';
 import {
 	hashPassword,
+	hasPassword,
 	PasswordBusyError,
 	passwordProblem,
 	PASSWORD_LIMITS,
@@ -9,7 +10,7 @@ import {
 } from './password';
 import type { AuthUser } from './session';
 import type { ServerContext } from '../platform/context';
-import type { Role, User } from '../store/types';
+import type { Role, Store, User } from '../store/types';
 
 /** Managing users (admins) and one's own password (everyone). */
 
@@ -27,6 +28,25 @@ export interface UserView {
 export function userView(user: User): UserView {
 	const { id, email, name, role, active, createdAt } = user;
 	return { id, email, name, role, active, createdAt };
+}
+
+/** A user as the users page and `GET /api/users` list them: how they sign in, and with what. */
+export interface UserListing extends UserView {
+	/** Through single sign-on (a linked identity), with a password, or both. */
+	signIn: { sso: boolean; password: boolean };
+	/** Whether a second factor (TOTP) is on. */
+	secondFactor: boolean;
+}
+
+/** Every user, with how each signs in. */
+export async function listUsers(store: Store): Promise<UserListing[]> {
+	const sso = new Set(await store.identities.userIds());
+	const factors = new Set(await store.totp.enabledUserIds());
+	return (await store.users.list()).map((user) => ({
+		...userView(user),
+		signIn: { sso: sso.has(user.id), password: hasPassword(user.passwordHash) },
+		secondFactor: factors.has(user.id)
+	}));
 }
 
 const PasswordSchema = z.string().superRefine((value, ctx) => {

@@ -398,6 +398,15 @@ export const SETTINGS: readonly Setting[] = [
 		rule: oneOf('0', '1')
 	},
 	{
+		name: 'OIDC_LOGOUT',
+		group: 'sign-in',
+		default: null,
+		description:
+			"`1`: signing out of a session made through OpenID Connect also ends the provider's session (RP-initiated logout, when the provider offers an `end_session_endpoint`), then comes back to the sign-in page",
+		example: '1',
+		rule: oneOf('0', '1')
+	},
+	{
 		name: 'OUTBOUND_ALLOW',
 		group: 'outbound',
 		default: null,

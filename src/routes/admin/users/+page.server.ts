@@ -1,10 +1,9 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { resetForUser } from '$lib/server/auth/totp';
-import { hasPassword } from '$lib/server/auth/password';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, requireUser } from '$lib/server/http/body';
-import { createUser, NewUserSchema, updateUser, userView } from '$lib/server/auth/users';
+import { createUser, listUsers, NewUserSchema, updateUser } from '$lib/server/auth/users';
 import { ROLES } from '$lib/server/store/types';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -14,18 +13,10 @@ function text(value: FormDataEntryValue | null): string {
 	return typeof value === 'string' ? value : '';
 }
 
-export const load: PageServerLoad = async () => {
-	const { store } = serverContext();
-	const sso = new Set(await store.identities.userIds());
-	// How each user signs in: through single sign-on (a linked identity), a password, or both.
-	const users = (await store.users.list()).map((user) => ({
-		...userView(user),
-		signIn: { sso: sso.has(user.id), password: hasPassword(user.passwordHash) }
-	}));
-	// Who has a second factor on (shown beside their status, with a way to take it off).
-	const secondFactor = await store.totp.enabledUserIds();
-	return { users, roles: [...ROLES].reverse(), secondFactor };
-};
+export const load: PageServerLoad = async () => ({
+	users: await listUsers(serverContext().store),
+	roles: [...ROLES].reverse()
+});
 
 /**
  * Applies one change to one user; the answer names the row and the control (`role` or

@@ -1,12 +1,12 @@
 import { json } from '@sveltejs/kit';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
-import { createUser, NewUserSchema, userView } from '$lib/server/auth/users';
+import { createUser, listUsers, NewUserSchema } from '$lib/server/auth/users';
 import type { RequestHandler } from './$types';
 
-/** All users (admins only). */
+/** All users, with how each signs in (admins only). */
 export const GET: RequestHandler = async () =>
-	json({ users: (await serverContext().store.users.list()).map(userView) });
+	json({ users: await listUsers(serverContext().store) });
 
 /** Creates a user (admins only). */
 export const POST: RequestHandler = async (event) => {
