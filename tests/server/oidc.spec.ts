@@ -137,7 +137,11 @@ describe('single sign-on', () => {
 		const success = await auditOf('login.success');
 		expect(success[0]).toMatchObject({
 			actor: 'alice@example.test',
-			details: expect.objectContaining({ method: 'oidc' })
+			details: expect.objectContaining({
+				method: 'oidc',
+				issuer: provider.issuer,
+				subject: 'alice'
+			})
 		});
 	});
 
@@ -212,6 +216,8 @@ describe('single sign-on', () => {
 		expect(failures[0]).toMatchObject({
 			details: expect.objectContaining({
 				method: 'oidc',
+				issuer: new URL(provider.issuer).href,
+				subject: 'mallory',
 				reason: 'no_role',
 				claim: 'groups',
 				groups: 2
@@ -355,6 +361,16 @@ describe('single sign-on', () => {
 		const html = await answer.text();
 		expect(html).toContain('access_denied');
 		expect(html).toContain('&lt;b>no&lt;/b>');
+	});
+
+	it('makes one account when a person signs in for the first time in two tabs at once', async () => {
+		account('kim', { groups: ['studio-viewers'] });
+		const tabs = await Promise.all([ssoSignIn(app, 'kim'), ssoSignIn(app, 'kim')]);
+		for (const tab of tabs) {
+			expect((await me(app, tab.session)).body.user?.email).toBe('kim@example.test');
+		}
+		const created = (await auditOf('user.created')).filter((e) => e.target === 'kim@example.test');
+		expect(created).toHaveLength(1);
 	});
 
 	it('counts sign-ins by method', async () => {

@@ -257,7 +257,7 @@ export async function finishSignIn(
 		{ id: actor?.id ?? null, email: actor?.email ?? null, ip: input.ip },
 		'login.failure',
 		null,
-		{ method: 'oidc', reason: problem.reason, ...details }
+		{ method: 'oidc', issuer: settings.issuer.href, reason: problem.reason, ...details }
 	);
 	return { ok: false, problem, next };
 }
@@ -467,7 +467,7 @@ async function signIn(
 		{ id: user.id, email: user.email, ip: input.ip },
 		'login.success',
 		null,
-		{ method: 'oidc' }
+		{ method: 'oidc', issuer, subject: subject.slice(0, 200) }
 	);
 	return { ok: true, token, user };
 }
@@ -492,7 +492,8 @@ async function accountFor(
 	claims: Claims,
 	role: Role,
 	ip: string,
-	now: number
+	now: number,
+	retried = false
 ): Promise<{ ok: true; user: User } | Refusal> {
 	const linked = await ctx.store.identities.find(issuer, subject);
 	if (linked) {
@@ -543,13 +544,23 @@ async function accountFor(
 		}
 		return { ok: true, user: existing };
 	}
-	const created = await ctx.store.users.create({
-		email,
-		name: nameOf(claims, email),
-		role,
-		passwordHash: NO_PASSWORD,
-		at: now
-	});
+	let created: User;
+	try {
+		created = await ctx.store.users.create({
+			email,
+			name: nameOf(claims, email),
+			role,
+			passwordHash: NO_PASSWORD,
+			at: now
+		});
+	} catch (error) {
+		// Two first sign-ins of one person at once (two tabs): the other made the account a moment
+		// ago, and this one finds it, linked, the second time round.
+		if (!retried && (await ctx.store.users.findByEmail(email))) {
+			return accountFor(ctx, settings, issuer, subject, claims, role, ip, now, true);
+		}
+		throw error;
+	}
 	await ctx.store.identities.link({
 		issuer,
 		subject,
