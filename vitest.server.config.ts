@@ -12,7 +12,7 @@ export default defineConfig({
 	test: {
 		include: ['tests/server/**/*.spec.ts', 'tests/cli/**/*.spec.ts'],
 		environment: 'node',
-		setupFiles: ['tests/helpers/fast-check-seed.ts'],
+		setupFiles: ['tests/helpers/fast-check-seed.ts', 'tests/helpers/contract-setup.ts'],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		// Two files at a time: most of a file's time is its servers starting and real time passing.

@@ -64,6 +64,17 @@ export interface TestServer {
 }
 
 const running = new Set<ChildProcess>();
+/** The origins of the app servers started here (their answers are held to the API's document). */
+const appOrigins = new Set<string>();
+
+/** Whether `url` is an address of an app server these tests started. */
+export function isAppOrigin(url: string): boolean {
+	try {
+		return appOrigins.has(new URL(url).origin);
+	} catch {
+		return false;
+	}
+}
 const dataDirs = new Set<string>();
 
 process.on('exit', () => {
@@ -120,6 +131,7 @@ async function startOnce(dataDir: string, options: StartOptions): Promise<TestSe
 	});
 	const child = spawn(process.execPath, [SERVE], { cwd: ROOT, env, stdio: 'pipe' });
 	running.add(child);
+	appOrigins.add(url);
 	child.once('exit', () => running.delete(child));
 	let out = '';
 	let err = '';

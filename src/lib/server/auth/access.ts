@@ -26,6 +26,8 @@ const RULES: Rule[] = [
 	// Single sign-on's start and the provider's way back come before any session.
 	{ methods: ['GET', 'HEAD'], path: /^\/auth\/oidc\/(start|callback)\/?$/, access: 'public' },
 	{ methods: ['GET'], path: /^\/api\/health(\/(live|ready))?\/?$/, access: 'public' },
+	// The API's published contract and its reference page.
+	{ methods: ['GET', 'HEAD'], path: /^\/api\/(openapi\.json|docs)\/?$/, access: 'public' },
 	// Echo sinks are addressed by their secret key, called by anyone who has it.
 	{ methods: '*', path: /^\/sink\//, access: 'public' },
 	// So are push sandboxes: a provider's server calls them with the key in the address.

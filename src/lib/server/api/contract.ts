@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { ErrorSchema } from '$lib/api/common';
+import { requiredAccess, type Access } from '../auth/access';
+
+/**
+ * How one operation of the HTTP API is described: the schemas its handler validates with, the
+ * answers it gives, and an example body the server accepts. The operations are data (the files
+ * under `./operations/`); the OpenAPI document (`./document.ts`), the reference page and the
+ * tests that hold every answer to the document all read them. What every operation shares is
+ * added here, from the rules that make it true — who may call it comes from the access table the
+ * hooks enforce, so the document cannot promise another rule than the one applied.
+ */
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The areas of the API, in the order the reference lists them. */
+export const TAGS = [
+	{ name: 'Session', description: 'Signing in and out with a password, and who is signed in.' },
+	{ name: 'Account', description: 'The signed-in user’s own password and second factor.' },
+	{ name: 'API tokens', description: 'Bearer tokens for scripts and CI, acting as their owner.' },
+	{ name: 'Users', description: 'Accounts of the team (admins).' },
+	{ name: 'Profiles', description: 'Profiles, their revisions and how they are saved.' },
+	{ name: 'Import and export', description: 'Provisioning XML, portal sheets and backups.' },
+	{ name: 'Preview', description: 'The requests a service’s templates make, rendered.' },
+	{ name: 'Test calls', description: 'Real requests sent through the server, and their history.' },
+	{ name: 'Echo sinks', description: 'Addresses that record what is sent to them.' },
+	{ name: 'Push sandboxes', description: 'Push gateways that behave as the contract says.' },
+	{ name: 'Push composer', description: 'Pushes composed and sent from the app.' },
+	{ name: 'Flows', description: 'The platform’s journeys, run end to end.' },
+	{ name: 'Audit', description: 'Who did what, its export and its stream (admins).' },
+	{ name: 'Health', description: 'Liveness, readiness and the database.' },
+	{ name: 'Contract', description: 'This document and its reference.' },
+	{ name: 'Gateway', description: 'Addresses the provider’s servers call, by their secret key.' }
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];
+
+/** One answer of an operation. */
+export interface Answer {
+	description: string;
+	/** The body by media type; none for an empty answer (204, a redirect). */
+	content?: Record<string, z.ZodType>;
+	/** Headers the answer carries, by name. */
+	headers?: Record<
+		string,
+		{
+			description: string;
+			schema?: { type: 'string' | 'integer'; pattern?: string };
+			required?: boolean;
+		}
+	>;
+}
+
+/** An operation as its area's file writes it. */
+export interface OperationSpec {
+	operationId: string;
+	method: Method;
+	/** The path as OpenAPI writes it: `/api/profiles/{id}`. */
+	path: string;
+	summary: string;
+	description?: string;
+	tag: Tag;
+	params?: { path?: z.ZodObject; query?: z.ZodObject; header?: z.ZodObject };
+	body?: {
+		/** `application/json` unless said. */
+		mediaType?: string;
+		schema: z.ZodType;
+		/** A body the server accepts (a test sends it). */
+		example: unknown;
+		required?: boolean;
+		description?: string;
+	};
+	/** The answers particular to this operation: its successes and its own errors. */
+	answers: Record<number, Answer>;
+	/** False when the operation never touches the database (no 503 for an outage). */
+	database?: boolean;
+	/** The Error answers of this operation beyond the shared ones (409, 422, 429, …), by status. */
+	errors?: Record<number, string>;
+	/** Overrides the access the table gives (only for addresses served before the kit). */
+	access?: Access;
+}
+
+/** An operation with everything shared filled in. */
+export interface Operation extends OperationSpec {
+	access: Access;
+	answers: Record<number, Answer>;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** An answer with a JSON body. */
+export function jsonAnswer(description: string, schema: z.ZodType, headers?: Answer['headers']) {
+	return { description, content: { [JSON_TYPE]: schema }, ...(headers ? { headers } : {}) };
+}
+
+/** An answer with no body. */
+export const NO_CONTENT: Answer = { description: 'Done; no body.' };
+
+const RETRY_AFTER = {
+	'Retry-After': {
+		description: 'Seconds to wait before trying again.',
+		schema: { type: 'string' as const, pattern: '^[0-9]+$' },
+		required: true
+	}
+};
+
+function errorAnswer(description: string, headers?: Answer['headers']): Answer {
+	return jsonAnswer(description, ErrorSchema, headers);
+}
+
+/** A sample path for the access table: every `{param}` replaced by a plain word. */
+function samplePath(path: string): string {
+	return path.replace(/\{[^}]+\}/g, 'x');
+}
+
+/** The shared answers an operation has by the rules every request passes through. */
+export function complete(spec: OperationSpec): Operation {
+	const access = spec.access ?? requiredAccess(spec.method.toUpperCase(), samplePath(spec.path));
+	const answers: Record<number, Answer> = { ...spec.answers };
+	const add = (status: number, answer: Answer) => {
+		answers[status] ??= answer;
+	};
+	for (const [status, description] of Object.entries(spec.errors ?? {})) {
+		add(Number(status), errorAnswer(description, status === '429' ? RETRY_AFTER : undefined));
+	}
+	if (spec.body || spec.params?.query) {
+		add(
+			400,
+			errorAnswer('`invalid_input`: the body or the query is not acceptable; `issues` says why.')
+		);
+	}
+	if (access !== 'public') {
+		add(401, errorAnswer('`unauthenticated`: no session and no valid API token.'));
+		add(
+			403,
+			errorAnswer(
+				access === 'user' || access === 'viewer'
+					? '`cross_site`: a session’s request from another origin; `second_factor_required`: the account must set up a second factor first.'
+					: `\`forbidden\`: this needs the ${access} role; \`cross_site\`: a session’s request from another origin; \`second_factor_required\`: a second factor must be set up first.`
+			)
+		);
+	}
+	if (spec.params?.path) add(404, errorAnswer('`not_found`: no such item.'));
+	if (spec.body) {
+		add(413, errorAnswer('`payload_too_large`: the body is larger than the server accepts.'));
+	}
+	if (spec.database !== false) {
+		add(
+			503,
+			errorAnswer(
+				'`database_unavailable`: the database does not answer; try again shortly.',
+				RETRY_AFTER
+			)
+		);
+	}
+	return { ...spec, access, answers };
+}

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ErrorSchema } from '$lib/api/common';
+import { TAGS, type Answer, type Operation } from './contract';
+import { OPERATIONS } from './operations';
+import { version } from '../../../../package.json';
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API, made from the operations (their zod schemas, through
+ * zod-openapi, which uses zod's own JSON Schema output). Made once, on first use, with its ETag;
+ * `GET /api/openapi.json` serves it and `docs/openapi.json` is a copy a test holds equal to it.
+ */
+
+const REQUEST_ID = {
+	'X-Request-Id': {
+		description:
+			'The request’s id: the caller’s own when it sent a sane one (at most 128 of `A-Z a-z 0-9 . _ -`), else a new one. It is in the log line and the audit entry.',
+		required: true,
+		schema: { type: 'string' as const, pattern: '^[A-Za-z0-9._-]{1,128}$' }
+	}
+};
+
+function response(answer: Answer) {
+	return {
+		description: answer.description,
+		headers: { ...REQUEST_ID, ...answer.headers },
+		...(answer.content
+			? {
+					content: Object.fromEntries(
+						Object.entries(answer.content).map(([type, schema]) => [type, { schema }])
+					)
+				}
+			: {})
+	};
+}
+
+const SESSION_RULE =
+	'A session cookie (`ps_session`, from `POST /api/session` or the sign-in page). A session’s `POST`, `PUT`, `PATCH` and `DELETE` must carry an `Origin` (or `Referer`) of the app itself, else `403 cross_site`.';
+
+/** Makes the document (see {@link openApi} for the one made once). */
+export function buildDocument(operations: readonly Operation[], version: string) {
+	const paths: ZodOpenApiPathsObject = {};
+	for (const op of operations) {
+		const item = (paths[op.path] ??= {});
+		item[op.method] = {
+			operationId: op.operationId,
+			summary: op.summary,
+			...(op.description ? { description: op.description } : {}),
+			tags: [op.tag],
+			security: op.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
+			...(op.params ? { requestParams: op.params } : {}),
+			...(op.body
+				? {
+						requestBody: {
+							required: op.body.required ?? true,
+							...(op.body.description ? { description: op.body.description } : {}),
+							content: {
+								[op.body.mediaType ?? 'application/json']: {
+									schema: op.body.schema,
+									example: op.body.example
+								}
+							}
+						}
+					}
+				: {}),
+			responses: Object.fromEntries(
+				Object.entries(op.answers)
+					.sort(([a], [b]) => Number(a) - Number(b))
+					.map(([status, answer]) => [status, response(answer)])
+			),
+			...(op.access !== 'public' && op.access !== 'user' ? { 'x-required-role': op.access } : {})
+		};
+	}
+	return createDocument({
+		openapi: '3.1.0',
+		info: {
+			title: 'Provisioning Studio API',
+			version,
+			description:
+				'The JSON API of Provisioning Studio: profiles and their revisions, previews and test calls, push sandboxes, flows, users and the audit log. Within `/api`, changes are additive; a change that breaks a client comes only with an entry in the CHANGELOG.',
+			license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }
+		},
+		servers: [{ url: '/', description: 'The app itself' }],
+		tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
+		paths,
+		components: {
+			schemas: { Error: ErrorSchema },
+			securitySchemes: {
+				session: {
+					type: 'apiKey',
+					in: 'cookie',
+					name: 'ps_session',
+					description: SESSION_RULE
+				},
+				bearer: {
+					type: 'http',
+					scheme: 'bearer',
+					bearerFormat: 'pst_…',
+					description:
+						'An API token (`pst_…`, made under Account › API tokens or with `POST /api/tokens`); it acts with its owner’s role. No Origin rule applies.'
+				}
+			}
+		}
+	});
+}
+
+let made: { body: string; etag: string; document: ReturnType<typeof buildDocument> } | undefined;
+
+/** The document, made once; its text and ETag as served. */
+export function openApi() {
+	if (!made) {
+		const document = buildDocument(OPERATIONS, version);
+		const body = `${JSON.stringify(document, null, '\t')}\n`;
+		const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+		made = { body, etag, document };
+	}
+	return made;
+}
