@@ -9,6 +9,7 @@ import http from 'node:http';
 import { flushLog, logger, requestLogger } from '../src/lib/server/platform/logger.js';
 import { metrics } from '../src/lib/server/platform/metrics.js';
 import { applySecurityHeaders } from '../src/lib/server/http/security-headers.js';
+import { bodySizeLimit, tooLargeBody } from '../src/lib/server/http/body-limit.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -27,6 +28,7 @@ const protocolHeader = process.env.PROTOCOL_HEADER.toLowerCase();
 
 // Imports and backups carry megabyte templates (the adapter's default limit is 512 KB).
 process.env.BODY_SIZE_LIMIT ??= '16M';
+const bodyLimit = bodySizeLimit();
 
 // Importing the app runs its start: every variable is checked first (src/lib/server/
 // environment.ts), and a wrong one stops here, before anything listens, with what is wrong.
@@ -187,6 +189,13 @@ const server = http.createServer((req, res) => {
 			res.statusCode = 404;
 			res.end('Not found');
 		});
+	// An API body declared over the limit: the API's own error, not the adapter's plain text.
+	const declared = Number(req.headers['content-length']);
+	if (req.url?.startsWith('/api/') && declared > bodyLimit) {
+		res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+		res.end(tooLargeBody(bodyLimit));
+		return;
+	}
 	if (directApi && req.method === 'POST' && req.url === '/api/test-calls') {
 		return directApi(req, res, kit);
 	}

@@ -122,6 +122,8 @@ const crossSiteForms: Handle = async ({ event, resolve }) => {
 		origin !== url.origin;
 	if (!forbidden) return resolve(event);
 	const message = `Cross-site ${request.method} form submissions are forbidden`;
+	// The API answers in its one error shape, whatever the caller accepts.
+	if (routedPath(url.pathname).startsWith('/api/')) return apiError(403, 'cross_site', message);
 	if (request.headers.get('accept') === 'application/json') {
 		return json({ message }, { status: 403 });
 	}

@@ -110,7 +110,7 @@ let made: { body: string; etag: string; document: ReturnType<typeof buildDocumen
 export function openApi() {
 	if (!made) {
 		const document = buildDocument(OPERATIONS, version);
-		const body = `${JSON.stringify(document, null, '\t')}\n`;
+		const body = `${JSON.stringify(document, null, 2)}\n`;
 		const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 		made = { body, etag, document };
 	}

@@ -12,6 +12,8 @@ export interface ApiIssue {
 	message: string;
 }
 
+const TOO_LARGE = 'The body is larger than the server accepts.';
+
 /** A 400 answer listing what is wrong with the input. */
 export function badRequest(issues: ApiIssue[]): Response {
 	return json(badRequestBody(issues), { status: 400 });
@@ -93,7 +95,11 @@ export async function readJson<S extends z.ZodType>(
 	let bytes: Uint8Array;
 	try {
 		bytes = new Uint8Array(await event.request.arrayBuffer());
-	} catch {
+	} catch (error) {
+		// A body sent without its length that grew past the limit: the adapter stops reading it.
+		if ((error as { status?: number }).status === 413) {
+			return { ok: false, response: apiError(413, 'payload_too_large', TOO_LARGE) };
+		}
 		return {
 			ok: false,
 			response: badRequest([

@@ -5,6 +5,7 @@ import { allows, requiredAccess } from '../auth/access';
 import { crossSiteProblem, requestUser, sessionCookie } from '../auth/request';
 import { mustEnrol } from '../auth/totp';
 import { serverContext } from '../platform/context';
+import { bodySizeLimit } from './body-limit.js';
 import { API_OUTAGE, badRequestBody, parseJsonBody } from './body';
 import { clientAddress, headerOf, nodeBody } from './node-request';
 import { noteRequest } from '../platform/lifecycle';
@@ -58,11 +59,7 @@ export const directApi: DirectApi = (req, res, next) => {
 	});
 };
 
-/** The body size limit as the kit's Node adapter reads it (`BODY_SIZE_LIMIT`, 512K by default). */
-export function bodySizeLimit(value = process.env.BODY_SIZE_LIMIT ?? '512K'): number {
-	const unit = { K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[value.slice(-1).toUpperCase()];
-	return Number(unit ? value.slice(0, -1) : value) * (unit ?? 1);
-}
+export { bodySizeLimit };
 
 /**
  * The app's origin as the kit's Node adapter works it out: `ORIGIN`, else the scheme from the
