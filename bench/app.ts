@@ -42,6 +42,8 @@ export interface BenchApp {
 	rss(): number;
 	/** CPU time the server process has used so far (user and system), in ms. */
 	cpuMs(): number;
+	/** The first 256 KB the server wrote to its log. */
+	log(): string;
 	/** A session cookie of the admin. */
 	login(): Promise<string>;
 	stop(): Promise<void>;
@@ -66,7 +68,10 @@ export async function startApp(env: Record<string, string> = {}): Promise<BenchA
 		// The log is read as a collector would read it (a pipe, drained), not thrown away.
 		stdio: ['ignore', 'pipe', 'inherit']
 	});
-	child.stdout?.resume();
+	let log = '';
+	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+		if (log.length < 256 * 1024) log += chunk;
+	});
 	await waitFor(`${base}/api/health`);
 	return {
 		base,
@@ -84,6 +89,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<BenchA
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 			return (Number(fields[11]) + Number(fields[12])) * 10;
 		},
+		log: () => log,
 		async login() {
 			const answer = await fetch(`${base}/api/session`, {
 				method: 'POST',

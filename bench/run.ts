@@ -1,5 +1,6 @@
 import { benchCli } from './cli';
 import { benchEditor, benchFirstKeystroke } from './editor';
+import { benchOpenApi } from './openapi';
 import { benchOperations } from './operations';
 import { benchSandbox } from './sandbox';
 import { benchServer } from './server';
@@ -75,6 +76,13 @@ if (runs('operations'))
 		'Logs and metrics: their cost on a profile read (both off, then both on, same run), and sandbox pushes with both on',
 		['case', 'p50', 'p99', 'throughput', 'non-2xx + errors', 'against the goal'],
 		await benchOperations()
+	);
+
+if (runs('openapi'))
+	table(
+		'The published API document: made at start, and served (autocannon, built server)',
+		['case', 'p50', 'p99', 'goal'],
+		await benchOpenApi()
 	);
 
 if (runs('sandbox'))

@@ -104,7 +104,9 @@ export function buildDocument(operations: readonly Operation[], version: string)
 	});
 }
 
-let made: { body: string; etag: string; document: ReturnType<typeof buildDocument> } | undefined;
+let made:
+	| { body: string; etag: string; document: ReturnType<typeof buildDocument>; operations: number }
+	| undefined;
 
 /** The document, made once; its text and ETag as served. */
 export function openApi() {
@@ -112,7 +114,7 @@ export function openApi() {
 		const document = buildDocument(OPERATIONS, version);
 		const body = `${JSON.stringify(document, null, 2)}\n`;
 		const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-		made = { body, etag, document };
+		made = { body, etag, document, operations: OPERATIONS.length };
 	}
 	return made;
 }
