@@ -78,6 +78,8 @@ export interface OperationSpec {
 	errors?: Record<number, string>;
 	/** Overrides the access the table gives (only for addresses served before the kit). */
 	access?: Access;
+	/** False when a query is read leniently: a value it cannot read is no filter, never a 400. */
+	invalidInput?: false;
 }
 
 /** An operation with everything shared filled in. */
@@ -123,7 +125,7 @@ export function complete(spec: OperationSpec): Operation {
 	for (const [status, description] of Object.entries(spec.errors ?? {})) {
 		add(Number(status), errorAnswer(description, status === '429' ? RETRY_AFTER : undefined));
 	}
-	if (spec.body || spec.params?.query) {
+	if ((spec.body || spec.params?.query) && spec.invalidInput !== false) {
 		add(
 			400,
 			errorAnswer('`invalid_input`: the body or the query is not acceptable; `issues` says why.')
@@ -139,6 +141,9 @@ export function complete(spec: OperationSpec): Operation {
 					: `\`forbidden\`: this needs the ${access} role; \`cross_site\`: a session’s request from another origin; \`second_factor_required\`: a second factor must be set up first.`
 			)
 		);
+	}
+	if (access === 'public' && spec.method !== 'get' && spec.path.startsWith('/api/')) {
+		add(403, errorAnswer('`cross_site`: a write from another origin.'));
 	}
 	if (spec.params?.path) add(404, errorAnswer('`not_found`: no such item.'));
 	if (spec.body) {

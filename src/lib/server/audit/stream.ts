@@ -10,8 +10,9 @@ import {
 	sendOutbound,
 	type OutboundPolicy
 } from '../outbound';
+import type { AuditStreamStatus } from '$lib/api/account';
 import type { OutboundLimits } from '../outbound/send';
-import type { AuditEntry, AuditStreamState, Store } from '../store/types';
+import type { AuditEntry, Store } from '../store/types';
 
 /**
  * The audit stream: every audit entry is sent to the operator's webhook (`AUDIT_WEBHOOK_URL`) as
@@ -111,12 +112,12 @@ export function messageBody(entry: AuditEntry): string {
 	});
 }
 
-/** What the audit page and `GET /api/audit/stream` show of the stream. */
-export interface AuditStreamStatus extends AuditStreamState {
-	configured: boolean;
-	/** The receiver's host (and port when not the scheme's): never its path or query. */
-	target: string | null;
-}
+/**
+ * What the audit page and `GET /api/audit/stream` show of the stream: whether it is configured,
+ * the receiver's host (and port when not the scheme's, never its path or query), and the
+ * outbox's state. Its shape is the API's (`AuditStreamStatusSchema`).
+ */
+export type { AuditStreamStatus };
 
 /** Entries claimed at once: a batch is held by one instance, and sent in order. */
 const BATCH = 20;

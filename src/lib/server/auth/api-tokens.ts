@@ -1,19 +1,18 @@
+import { z } from 'zod';
+import type { ApiTokenView, NewApiToken } from '$lib/api/account';
 import { recordAudit } from '../audit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import type { AuthUser } from './session';
 import type { ServerContext } from '../platform/context';
 import type { ApiToken } from '../store/types';
 
-/** API tokens as listed: never the secret or its hash. */
-export interface ApiTokenView {
-	id: number;
-	name: string;
-	prefix: string;
-	createdAt: number;
-	lastUsedAt: number | null;
-	revokedAt: number | null;
-}
+/** A token as answers show it: the API's shape. */
+export type { ApiTokenView };
 
+/** A new token's name. */
+export const NewTokenSchema = z.object({ name: z.string().trim().min(1).max(100) });
+
+/** A token as listed (`ApiTokenSchema`): never the secret or its hash. */
 function tokenView(token: ApiToken): ApiTokenView {
 	const { id, name, prefix, createdAt, lastUsedAt, revokedAt } = token;
 	return { id, name, prefix, createdAt, lastUsedAt, revokedAt };
@@ -30,7 +29,7 @@ export async function createToken(
 	user: AuthUser,
 	ip: string | null,
 	name: string
-): Promise<{ token: string; info: ApiTokenView }> {
+): Promise<NewApiToken> {
 	const token = newSecret(API_TOKEN_PREFIX);
 	const created = await ctx.store.tokens.create({
 		userId: user.id,

@@ -1,6 +1,8 @@
+import { z } from 'zod';
+import type { SessionUser } from '$lib/api/account';
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../platform/context';
-import type { Role, SessionMethod, TotpRow, User } from '../store/types';
+import type { SessionMethod, TotpRow, User } from '../store/types';
 import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import {
 	loginAttempt,
@@ -9,7 +11,7 @@ import {
 	secondFactorAttempt,
 	secondFactorSucceeded
 } from './rate-limit';
-import { useSecondFactor, type SecondFactor } from './totp';
+import { SecondFactorSchema, useSecondFactor, type SecondFactor } from './totp';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { metrics } from '../platform/metrics.js';
 import { signInSettings } from './sign-in-settings';
@@ -23,16 +25,18 @@ import { signInSettings } from './sign-in-settings';
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'ps_session';
 
-/** The user a request acts as, as handlers see it (no password hash). */
-export interface AuthUser {
-	id: number;
-	email: string;
-	name: string;
-	role: Role;
-	via: 'session' | 'token';
-	/** How the session was made (`password`, or a single sign-on); null for an API token. */
-	method: SessionMethod | null;
-}
+/**
+ * The user a request acts as, as handlers see it (no password hash), and as `GET /api/session`
+ * shows it: `via` a session or an API token, and `method`, how the session was made (`password`,
+ * or a single sign-on; null for an API token).
+ */
+export type AuthUser = SessionUser;
+
+/** A sign-in: e-mail and password, and for an account with a second factor one of its codes. */
+export const SignInSchema = SecondFactorSchema.extend({
+	email: z.string().trim().min(1).max(200),
+	password: z.string().min(1).max(1000)
+});
 
 function authUser(user: User, via: AuthUser['via'], method: SessionMethod | null): AuthUser {
 	return { id: user.id, email: user.email, name: user.name, role: user.role, via, method };

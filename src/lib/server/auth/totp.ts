@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { z } from 'zod';
+import type { RecoveryCodes, TotpEnrolment } from '$lib/api/account';
 import { recordAudit, type Actor } from '../audit';
 import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';
@@ -126,7 +127,7 @@ export async function startEnrolment(
 	ctx: ServerContext,
 	me: AuthUser,
 	ip: string | null
-): Promise<TotpOutcome<{ secret: string; uri: string }>> {
+): Promise<TotpOutcome<TotpEnrolment>> {
 	if (await hasSecondFactor(ctx, me.id)) {
 		return {
 			ok: false,
@@ -145,12 +146,15 @@ export async function startEnrolment(
 export async function pendingEnrolment(
 	ctx: ServerContext,
 	me: AuthUser
-): Promise<{ secret: string; uri: string } | null> {
+): Promise<TotpEnrolment | null> {
 	const row = await ctx.store.totp.get(me.id);
 	if (!row || row.enabledAt !== null) return null;
 	const secret = unseal(ctx.secretKey, row.secret);
 	return { secret, uri: totpOf(me.email, secret).toString() };
 }
+
+/** A code of the new secret, which turns it on. */
+export const ActivateSchema = z.object({ code: z.string().trim().min(1).max(20) });
 
 /**
  * Turns the enrolled secret on with a code of it, and answers the recovery codes: they are
@@ -161,7 +165,7 @@ export async function activate(
 	me: AuthUser,
 	ip: string | null,
 	code: string
-): Promise<TotpOutcome<{ recoveryCodes: string[] }>> {
+): Promise<TotpOutcome<RecoveryCodes>> {
 	const row = await ctx.store.totp.get(me.id);
 	if (!row || row.enabledAt !== null) {
 		return {
@@ -242,7 +246,13 @@ export async function disableOwn(
 			proven = await verifyPassword(proof.password, user.passwordHash);
 		} catch (error) {
 			if (!(error instanceof PasswordBusyError)) throw error;
-			return { ok: false, status: 503, code: 'busy', message: error.message };
+			return {
+				ok: false,
+				status: 503,
+				code: 'busy',
+				message: error.message,
+				retryAfter: error.retryAfter
+			};
 		}
 		if (!proven) {
 			return {

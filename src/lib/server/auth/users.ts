@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UserListing, UserView } from '$lib/api/account';
 import { recordAudit, type Actor } from '../audit';
 import {
 	hashPassword,
@@ -10,35 +11,24 @@ import {
 } from './password';
 import type { AuthUser } from './session';
 import type { ServerContext } from '../platform/context';
-import type { Role, Store, User } from '../store/types';
+import type { Store, User } from '../store/types';
 
 /** Managing users (admins) and one's own password (everyone). */
 
-/** A user as listed: never the password hash. */
-export interface UserView {
-	id: number;
-	email: string;
-	name: string;
-	role: Role;
-	active: boolean;
-	createdAt: number;
-}
+/** A user as answers show one, and a user as `GET /api/users` lists them: the API's shapes. */
+export type { UserListing, UserView };
 
-/** A user without secrets. */
+/** A user without secrets, as the API shows one (`UserSchema`). */
 export function userView(user: User): UserView {
 	const { id, email, name, role, active, createdAt } = user;
 	return { id, email, name, role, active, createdAt };
 }
 
-/** A user as the users page and `GET /api/users` list them: how they sign in, and with what. */
-export interface UserListing extends UserView {
-	/** Through single sign-on (a linked identity), with a password, or both. */
-	signIn: { sso: boolean; password: boolean };
-	/** Whether a second factor (TOTP) is on. */
-	secondFactor: boolean;
-}
-
-/** Every user, with how each signs in. */
+/**
+ * Every user, as the users page and `GET /api/users` list them (`UserListingSchema`): how each
+ * signs in (through single sign-on, a linked identity; with a password; or both), and whether a
+ * second factor (TOTP) is on.
+ */
 export async function listUsers(store: Store): Promise<UserListing[]> {
 	const sso = new Set(await store.identities.userIds());
 	const factors = new Set(await store.totp.enabledUserIds());
@@ -93,7 +83,14 @@ export const PasswordChangeSchema = z.object({
 /** The outcome of a user operation: the user, or a problem to show. */
 export type UserOutcome =
 	| { ok: true; user: UserView }
-	| { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string };
+	| {
+			ok: false;
+			status: 400 | 404 | 409 | 503;
+			code: string;
+			message: string;
+			/** Seconds to wait before trying again (with 503). */
+			retryAfter?: number;
+	  };
 
 /** The refusal of a new password that is the user's own e-mail address. */
 function weakPassword(password: string, email: string): UserOutcome | null {
@@ -219,7 +216,13 @@ export async function changeOwnPassword(
 		valid = await verifyPassword(input.current, user.passwordHash);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
-		return { ok: false, status: 503, code: 'busy', message: error.message };
+		return {
+			ok: false,
+			status: 503,
+			code: 'busy',
+			message: error.message,
+			retryAfter: error.retryAfter
+		};
 	}
 	if (!valid) {
 		return {

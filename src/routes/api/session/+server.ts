@@ -1,27 +1,22 @@
 import { json } from '@sveltejs/kit';
-import { z } from 'zod';
 import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/auth/cookie';
-import { endSession, login, SESSION_COOKIE } from '$lib/server/auth/session';
-import { SecondFactorSchema } from '$lib/server/auth/totp';
+import type { SessionAnswer } from '$lib/api/account';
+import { endSession, login, SESSION_COOKIE, SignInSchema } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 
-const LoginSchema = SecondFactorSchema.extend({
-	email: z.string().trim().min(1).max(200),
-	password: z.string().min(1).max(1000)
-});
-
 /** The signed-in user. */
-export const GET: RequestHandler = async (event) => json({ user: requireUser(event) });
+export const GET: RequestHandler = async (event) =>
+	json({ user: requireUser(event) } satisfies SessionAnswer);
 
 /**
  * Signs in with e-mail and password (and, for an account with a second factor, `totp` or
  * `recoveryCode`); sets the session cookie.
  */
 export const POST: RequestHandler = async (event) => {
-	const body = await readJson(event, LoginSchema);
+	const body = await readJson(event, SignInSchema);
 	if (!body.ok) return body.response;
 	const ctx = serverContext();
 	const result = await login(ctx, {
@@ -36,7 +31,7 @@ export const POST: RequestHandler = async (event) => {
 		return response;
 	}
 	setSessionCookie(event.cookies, event.url, ctx, result.token);
-	return json({ user: result.user });
+	return json({ user: result.user } satisfies SessionAnswer);
 };
 
 /** Signs out: ends the session and removes the cookie. */

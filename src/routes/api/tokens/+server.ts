@@ -1,11 +1,8 @@
 import { json } from '@sveltejs/kit';
-import { z } from 'zod';
-import { createToken, listTokens } from '$lib/server/auth/api-tokens';
+import { createToken, listTokens, NewTokenSchema } from '$lib/server/auth/api-tokens';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
-
-const CreateSchema = z.object({ name: z.string().trim().min(1).max(100) });
 
 /** The signed-in user's API tokens (never their secrets). */
 export const GET: RequestHandler = async (event) =>
@@ -13,7 +10,7 @@ export const GET: RequestHandler = async (event) =>
 
 /** Creates an API token acting with the owner's role; its secret is in this answer only. */
 export const POST: RequestHandler = async (event) => {
-	const body = await readJson(event, CreateSchema);
+	const body = await readJson(event, NewTokenSchema);
 	if (!body.ok) return body.response;
 	const created = await createToken(
 		serverContext(),

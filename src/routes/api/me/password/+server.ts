@@ -14,7 +14,8 @@ export const PUT: RequestHandler = async (event) => {
 		clientIp(event),
 		body.data
 	);
-	return outcome.ok
-		? json({ user: outcome.user })
-		: apiError(outcome.status, outcome.code, outcome.message);
+	if (outcome.ok) return json({ user: outcome.user });
+	const response = apiError(outcome.status, outcome.code, outcome.message);
+	if (outcome.retryAfter) response.headers.set('Retry-After', String(outcome.retryAfter));
+	return response;
 };

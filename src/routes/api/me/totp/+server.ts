@@ -1,11 +1,15 @@
 import { json } from '@sveltejs/kit';
-import { z } from 'zod';
-import { activate, DisableSchema, disableOwn, startEnrolment } from '$lib/server/auth/totp';
+import type { TotpStatus } from '$lib/api/account';
+import {
+	activate,
+	ActivateSchema,
+	DisableSchema,
+	disableOwn,
+	startEnrolment
+} from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
-
-const ActivateSchema = z.object({ code: z.string().trim().min(1).max(20) });
 
 /** Whether the signed-in user has a second factor on, and how many recovery codes are left. */
 export const GET: RequestHandler = async (event) => {
@@ -16,7 +20,7 @@ export const GET: RequestHandler = async (event) => {
 	return json({
 		enabled,
 		recoveryCodesLeft: enabled ? await ctx.store.totp.recoveryCodesLeft(me.id) : 0
-	});
+	} satisfies TotpStatus);
 };
 
 /** Starts setting up an authenticator app: a new secret and its otpauth:// address, not on yet. */
