@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { ErrorSchema } from '$lib/api/common';
 import { TAGS, type Answer, type Operation } from './contract';
 import { OPERATIONS } from './operations';
 import { version } from '../../../../package.json';
@@ -84,7 +83,6 @@ export function buildDocument(operations: readonly Operation[], version: string)
 		tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
 		paths,
 		components: {
-			schemas: { Error: ErrorSchema },
 			securitySchemes: {
 				session: {
 					type: 'apiKey',
