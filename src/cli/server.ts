@@ -1,3 +1,4 @@
+import type { Preview, ProfileList } from '$lib/api/profiles';
 import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue/flows';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
@@ -215,7 +216,7 @@ export interface StoredProfile {
  */
 export async function findProfile(target: ServerTarget, ref: string): Promise<StoredProfile> {
 	const answer = await call(target, '/api/profiles', undefined, 'GET');
-	const all = ((answer.body.profiles ?? []) as StoredProfile[]).map((p) => ({
+	const all = ((answer.body.profiles ?? []) as ProfileList['profiles']).map((p) => ({
 		id: String(p.id),
 		name: p.name
 	}));
@@ -300,13 +301,7 @@ export async function serverPreview(
 			]
 		};
 	}
-	const requests = (answer.body.requests ?? []) as {
-		method: string;
-		url: string;
-		headers: Record<string, string>;
-		body: string | null;
-		recipient?: string;
-	}[];
+	const requests = (answer.body.requests ?? []) as Preview['requests'];
 	return {
 		requests: requests.map((r) => ({
 			method: r.method,
@@ -315,7 +310,7 @@ export async function serverPreview(
 			body: r.body,
 			...(r.recipient !== undefined ? { recipient: r.recipient } : {})
 		})),
-		issues: (answer.body.issues ?? []) as Issue[]
+		issues: (answer.body.issues ?? []) as Preview['issues']
 	};
 }
 

@@ -1,7 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
+import { ProfileDocument } from '$lib/api/profiles';
+import { XML_FORMS, type XmlForm } from '$lib/core/catalogue';
 import type { Issue } from '$lib/core/issues';
-import { ProfileDocumentSchema } from '$lib/core/profile';
 import { apiError } from '../http/body';
 import type { SaveOutcome } from './';
 
@@ -13,7 +14,7 @@ export const ProfileNameSchema = z.string().trim().min(1).max(200);
 /** POST /api/profiles */
 export const CreateProfileSchema = z.object({
 	name: ProfileNameSchema,
-	document: ProfileDocumentSchema.optional(),
+	document: ProfileDocument.optional(),
 	duplicateOf: z.string().uuid().optional(),
 	message: z.string().max(500).optional()
 });
@@ -21,7 +22,7 @@ export const CreateProfileSchema = z.object({
 /** PUT /api/profiles/:id */
 export const SaveProfileSchema = z.object({
 	baseRevision: z.number().int().positive(),
-	document: ProfileDocumentSchema,
+	document: ProfileDocument,
 	message: z.string().max(500).optional(),
 	/** Which side each conflicting field of a 409 takes (`mine` or `theirs`), by path. */
 	choices: z.record(z.string().max(1000), z.enum(['mine', 'theirs'])).optional(),
@@ -35,6 +36,35 @@ export const PatchProfileSchema = z
 	.refine((v) => v.name !== undefined || v.deleted !== undefined, {
 		message: 'Send a new name, or deleted: false to restore a deleted profile.'
 	});
+
+/** GET /api/profiles/:id/diff: two revision numbers. */
+export const DiffQuerySchema = z.object({
+	from: z.coerce.number().int().positive().meta({ description: 'The revision to compare from.' }),
+	to: z.coerce.number().int().positive().meta({ description: 'The revision to compare to.' })
+});
+
+/** The XML forms a profile is exported in. */
+const XmlFormSchema = z.enum(Object.keys(XML_FORMS) as [XmlForm, ...XmlForm[]], {
+	message: 'Choose "provisioning" or "account".'
+});
+
+/** GET /api/profiles/:id/export.xml */
+export const ExportXmlQuerySchema = z.object({
+	form: XmlFormSchema.default('provisioning').meta({
+		description: '`provisioning` (the default) or `account`.'
+	})
+});
+
+/** POST /api/profiles/:id/export.xml/secrets */
+export const ExportXmlWithSecretsSchema = z.object({
+	form: XmlFormSchema.default('provisioning'),
+	confirm: z.literal(true, { message: 'Send { "confirm": true } to include secret values.' })
+});
+
+/** POST /api/profiles/:id/backup/secrets */
+export const BackupWithSecretsSchema = z.object({
+	confirm: z.literal(true, { message: 'Send { "confirm": true } to include secret values.' })
+});
 
 /**
  * 200 with the profile (and, when it was merged with newer revisions, what it took from them),

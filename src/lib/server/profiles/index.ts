@@ -16,6 +16,7 @@ import {
 	type SecretOrigins,
 	type SecretValues
 } from '$lib/core/profile';
+import type { Merged, Profile, SaveConflict } from '$lib/api/profiles';
 import { urlOrigins } from '$lib/core/request';
 import { recordAudit, type Actor, type AuditAction } from '../audit';
 import type { AuthUser } from '../auth/session';
@@ -29,42 +30,25 @@ import type { ProfileRow, RevisionRow } from '../store/types';
  * with both versions.
  */
 
-/** A profile at one revision, as sent to the browser (secrets masked). */
-export interface ProfileView {
-	id: string;
-	name: string;
-	revision: number;
-	headRevision: number;
-	createdAt: number;
-	updatedAt: number;
-	deletedAt: number | null;
-	author: string | null;
-	message: string | null;
-	savedAt: number;
-	document: ProfileDocument;
-}
+/**
+ * A profile at one revision, as sent to the browser (secrets masked): the API's `Profile`, so
+ * what the server builds is what the document describes.
+ */
+export type ProfileView = Profile;
 
 /**
  * A save refused because someone saved first and changed some of the same fields: the head as it
- * is now, what was sent, and the fields both changed differently.
+ * is now (`current`), what was sent (`yours`), and the fields both changed differently.
  */
-export interface Conflict {
-	current: ProfileView;
-	yours: ProfileDocument;
-	conflicts: MergeConflict[];
-}
+export type Conflict = SaveConflict;
 
-/** A save made on an older revision, merged with the revisions saved since. */
-export interface Merged {
-	/** The revision the save was based on. */
-	base: number;
-	/** The head it was merged with. */
-	theirs: number;
-	/** The fields that took the head's value because only the head changed them. */
-	fromTheirs: string[];
-	/** The conflicting fields settled by the save's choices. */
-	chosen: string[];
-}
+/**
+ * A save made on an older revision, merged with the revisions saved since: the revision it was
+ * based on (`base`), the head it was merged with (`theirs`), the fields that took the head's
+ * value because only the head changed them (`fromTheirs`), and the conflicting fields settled by
+ * the save's choices (`chosen`).
+ */
+export type { Merged };
 
 /** The outcome of a save. */
 export type SaveOutcome =

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { Preview, PreviewRequest } from '$lib/api/profiles';
 import { SERVICES } from '$lib/core/catalogue';
 import { PreservedXmlSchema, ScenarioValueSchema, ServiceSettingsSchema } from '$lib/core/profile';
 import { buildRequests, toCurl, type BuiltRequest } from '$lib/core/request';
-import type { Issue } from '$lib/core/issues';
 import { declaredAccountKeys } from '$lib/core/xml';
 
 /** The headless preview: the same request builder the editor and test calls use. */
@@ -22,14 +22,7 @@ export const PreviewInputSchema = z.object({
 });
 
 /** One previewed request: headers as a name → value map (repeated names joined by ", "). */
-export interface PreviewRequest {
-	method: string;
-	url: string;
-	headers: Record<string, string>;
-	body: string | null;
-	recipient?: string;
-	curl: string;
-}
+export type { PreviewRequest };
 
 /** A built request as the API shows it (headers as a map, with its cURL command). */
 export function previewRequest(request: BuiltRequest): PreviewRequest {
@@ -48,10 +41,7 @@ export function previewRequest(request: BuiltRequest): PreviewRequest {
 }
 
 /** Builds the preview of one service's settings with a scenario's values. */
-export function preview(input: z.infer<typeof PreviewInputSchema>): {
-	requests: PreviewRequest[];
-	issues: Issue[];
-} {
+export function preview(input: z.infer<typeof PreviewInputSchema>): Preview {
 	const { preservedXml, ...build } = input;
 	const result = buildRequests({ ...build, accountKeys: declaredAccountKeys(preservedXml ?? []) });
 	return { requests: result.requests.map(previewRequest), issues: result.issues };

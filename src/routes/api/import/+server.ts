@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { XmlImportReview } from '$lib/api/profiles';
 import { maskKeptCredentials } from '$lib/core/profile';
 import { decodeXmlBytes, importXml } from '$lib/core/xml';
 import { serverContext } from '$lib/server/platform/context';
@@ -23,11 +24,17 @@ export const POST: RequestHandler = async ({ request, url }) => {
 	const { form, services, preservedXml, conflicts } = imported.value;
 	// Credentials of the XML (`<password>`) are secrets: never sent back, even to who sent them.
 	const kept = maskKeptCredentials(preservedXml);
-	const answer = { form, services, preservedXml: kept, conflicts, issues: imported.issues };
+	const answer = {
+		form,
+		services,
+		preservedXml: kept,
+		conflicts,
+		issues: imported.issues
+	} satisfies XmlImportReview;
 	const profile = url.searchParams.get('profile');
 	if (profile === null) return json(answer);
 	const reviewed = await reviewXmlImport(serverContext(), profile, decoded.text);
 	if (!reviewed.ok) return apiError(404, 'not_found', 'No such profile.');
 	const { baseRevision, changes } = reviewed.review;
-	return json({ ...answer, baseRevision, changes });
+	return json({ ...answer, baseRevision, changes } satisfies XmlImportReview);
 };

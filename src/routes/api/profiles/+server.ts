@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { ProfileList } from '$lib/api/profiles';
 import { emptyDocument } from '$lib/core/profile';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
@@ -10,7 +11,7 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = async ({ url }) => {
 	const deleted = url.searchParams.get('deleted') === '1';
 	const profiles = await serverContext().store.profiles.list({ deleted });
-	return json({ profiles });
+	return json({ profiles } satisfies ProfileList);
 };
 
 /** Creates a profile, empty, from a document, or as a copy of another (`duplicateOf`). */

@@ -48,7 +48,8 @@ export const PATCH: RequestHandler = async (event) => {
 		await ctx.store.profiles.setDeleted(id, null);
 		await recordAudit(ctx.store, actor, 'profile.undeleted', id);
 	}
-	return json({ profile: await getProfile(ctx, id) });
+	const profile = await getProfile(ctx, id);
+	return profile ? json({ profile }) : notFound();
 };
 
 /** Deletes a profile (restorable with PATCH `{ "deleted": false }`). */

@@ -1,18 +1,23 @@
 import { json } from '@sveltejs/kit';
 import { serverContext } from '$lib/server/platform/context';
+import type { RevisionDiff } from '$lib/api/profiles';
 import { apiError } from '$lib/server/http/body';
 import { diffRevisions } from '$lib/server/profiles';
+import { DiffQuerySchema } from '$lib/server/profiles/api';
 import type { RequestHandler } from './$types';
 
 /** The field-by-field differences from revision `from` to revision `to`. */
 export const GET: RequestHandler = async ({ params, url }) => {
-	const from = Number(url.searchParams.get('from'));
-	const to = Number(url.searchParams.get('to'));
-	if (!(Number.isInteger(from) && from > 0 && Number.isInteger(to) && to > 0)) {
+	const query = DiffQuerySchema.safeParse({
+		from: url.searchParams.get('from'),
+		to: url.searchParams.get('to')
+	});
+	if (!query.success) {
 		return apiError(400, 'invalid_input', 'Give two revision numbers: ?from=1&to=2.');
 	}
+	const { from, to } = query.data;
 	const changes = await diffRevisions(serverContext(), params.id, from, to);
 	return changes
-		? json({ from, to, changes })
+		? json({ from, to, changes } satisfies RevisionDiff)
 		: apiError(404, 'not_found', 'No such profile or revision.');
 };

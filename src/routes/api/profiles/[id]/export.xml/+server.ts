@@ -1,13 +1,15 @@
-import { XML_FORMS, type XmlForm } from '$lib/core/catalogue';
 import { apiError } from '$lib/server/http/body';
+import { ExportXmlQuerySchema } from '$lib/server/profiles/api';
 import { xmlDownload } from '$lib/server/profiles/xml-download';
 import type { RequestHandler } from './$types';
 
 /** The head revision as XML: `?form=provisioning` (the default) or `?form=account`. */
 export const GET: RequestHandler = async (event) => {
-	const form = event.url.searchParams.get('form') ?? 'provisioning';
-	if (!Object.hasOwn(XML_FORMS, form)) {
+	const query = ExportXmlQuerySchema.safeParse({
+		form: event.url.searchParams.get('form') ?? undefined
+	});
+	if (!query.success) {
 		return apiError(400, 'invalid_input', 'Choose ?form=provisioning or ?form=account.');
 	}
-	return xmlDownload(event, form as XmlForm, false);
+	return xmlDownload(event, query.data.form, false);
 };

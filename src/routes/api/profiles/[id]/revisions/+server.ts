@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { RevisionList } from '$lib/api/profiles';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
@@ -9,5 +10,6 @@ export const GET: RequestHandler = async ({ params }) => {
 	if (!(await ctx.store.profiles.get(params.id))) {
 		return apiError(404, 'not_found', 'No such profile.');
 	}
-	return json({ revisions: await ctx.store.profiles.revisions(params.id) });
+	const revisions = await ctx.store.profiles.revisions(params.id);
+	return json({ revisions } satisfies RevisionList);
 };
