@@ -53,6 +53,7 @@ export type Profile = z.infer<typeof ProfileSchema>;
 export const ProfileAnswerSchema = z
 	.object({ profile: ProfileSchema })
 	.meta({ id: 'ProfileAnswer' });
+export type ProfileAnswer = z.infer<typeof ProfileAnswerSchema>;
 
 /** A profile in the list (the store's `ProfileRow`). */
 export const ProfileListItemSchema = z
