@@ -70,8 +70,11 @@ export interface OperationSpec {
 		required?: boolean;
 		description?: string;
 	};
-	/** The answers particular to this operation: its successes and its own errors. */
-	answers: Record<number, Answer>;
+	/**
+	 * The answers particular to this operation: its successes and its own errors, by status;
+	 * `default` for any other status (an echo sink answers what its users chose).
+	 */
+	answers: Answers;
 	/** False when the operation never touches the database (no 503 for an outage). */
 	database?: boolean;
 	/** The Error answers of this operation beyond the shared ones (409, 422, 429, …), by status. */
@@ -82,10 +85,12 @@ export interface OperationSpec {
 	invalidInput?: false;
 }
 
+/** Answers by status, and `default` for any other. */
+export type Answers = { [status: number]: Answer; default?: Answer };
+
 /** An operation with everything shared filled in. */
 export interface Operation extends OperationSpec {
 	access: Access;
-	answers: Record<number, Answer>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -118,7 +123,7 @@ function samplePath(path: string): string {
 /** The shared answers an operation has by the rules every request passes through. */
 export function complete(spec: OperationSpec): Operation {
 	const access = spec.access ?? requiredAccess(spec.method.toUpperCase(), samplePath(spec.path));
-	const answers: Record<number, Answer> = { ...spec.answers };
+	const answers: Answers = { ...spec.answers };
 	const add = (status: number, answer: Answer) => {
 		answers[status] ??= answer;
 	};

@@ -55,8 +55,9 @@ describe('the OpenAPI document', () => {
 		for (const op of OPERATIONS) {
 			expect(op.summary.length, op.operationId).toBeGreaterThan(5);
 			const statuses = Object.keys(op.answers).map(Number);
+			// The gateway's addresses also answer methods and paths it only refuses, as the contract says.
 			expect(
-				statuses.some((s) => s < 400),
+				statuses.some((s) => s < 400) || 'default' in op.answers || op.tag === 'Gateway',
 				op.operationId
 			).toBe(true);
 			if (op.access !== 'public') expect(statuses, op.operationId).toContain(401);

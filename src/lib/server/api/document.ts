@@ -64,7 +64,9 @@ export function buildDocument(operations: readonly Operation[], version: string)
 				: {}),
 			responses: Object.fromEntries(
 				Object.entries(op.answers)
-					.sort(([a], [b]) => Number(a) - Number(b))
+					.sort(
+						([a], [b]) => Number(a === 'default') - Number(b === 'default') || Number(a) - Number(b)
+					)
 					.map(([status, answer]) => [status, response(answer)])
 			),
 			...(op.access !== 'public' && op.access !== 'user' ? { 'x-required-role': op.access } : {})

@@ -111,6 +111,9 @@ export interface FlowRunView {
 	result: Record<string, unknown>;
 }
 
+/** What a kept run holds: its steps and result as the run answered them. */
+export type FlowRunRecord = Pick<FlowRunView, 'steps' | 'result'>;
+
 /** A line of a profile's list of runs. */
 export interface FlowRunSummary {
 	id: number;
@@ -401,7 +404,7 @@ export async function flowRunOf(
 	ctx: ServerContext,
 	profileId: string,
 	id: number
-): Promise<(FlowRunSummary & { record: unknown }) | undefined> {
+): Promise<(FlowRunSummary & { record: FlowRunRecord }) | undefined> {
 	const row = await ctx.store.flowRuns.get(id);
 	if (!row || row.profileId !== profileId) return undefined;
 	return {
@@ -411,6 +414,6 @@ export async function flowRunOf(
 		ok: row.ok,
 		by: row.userEmail ?? null,
 		...summaryOf(row.summary),
-		record: JSON.parse(row.record)
+		record: JSON.parse(row.record) as FlowRunRecord
 	};
 }

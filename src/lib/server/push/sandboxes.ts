@@ -97,6 +97,17 @@ export const UpdateSandboxSchema = z
 	.strictObject({ name: name.optional(), ...z.object(SettingsFields).partial().shape })
 	.refine((v) => Object.keys(v).length > 0, { message: 'Send a name or a setting to change.' });
 
+/** `GET /api/sandboxes/<id>/pushes?after=<id>`: only the pushes after that one. */
+export const SandboxPushesQuerySchema = z.object({
+	after: z.coerce
+		.number({ error: 'a push id (a whole number, 0 or more).' })
+		.int({ error: 'a push id (a whole number, 0 or more).' })
+		.min(0, { error: 'a push id (a whole number, 0 or more).' })
+		.max(Number.MAX_SAFE_INTEGER, { error: 'a push id (a whole number, 0 or more).' })
+		.default(0)
+		.meta({ description: 'A push id: only the pushes recorded after it.' })
+});
+
 /** A sandbox as the API shows it. */
 export interface SandboxView {
 	id: string;

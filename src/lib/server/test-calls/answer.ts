@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit';
+import type { TestCallAnswerBody } from '$lib/api/calls';
 import type { AuthUser } from '../auth/session';
 import type { ServerContext } from '../platform/context';
 import { errorBody } from '../http/body';
@@ -59,7 +60,8 @@ export async function answerTestCall(
 		const id = await keepInHistory(ctx, user.id, call, answer, audits);
 		// After the answer is written: the trim's write does not hold it up.
 		setImmediate(() => void trimHistory(ctx, user.id, call.build.service));
-		return { status: 200, body: { id, calls: answer.calls, issues: answer.issues } };
+		const body = { id, calls: answer.calls, issues: answer.issues } satisfies TestCallAnswerBody;
+		return { status: 200, body };
 	} catch (failure) {
 		// The requests that were sent before a failure are audited all the same.
 		if (!kept) await writeAudits(ctx, audits);

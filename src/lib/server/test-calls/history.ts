@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ServerContext } from '../platform/context';
 import type { AuditEntry } from '../store/types';
 import type { ResolvedCall } from './input';
@@ -13,6 +14,18 @@ import { currentRequestId } from '../platform/request-context';
 
 /** Calls kept per user and service. */
 export const HISTORY_KEEP = 50;
+
+/** `GET /api/test-calls?service=…&profileId=…`: the history of one service. */
+export const TestCallHistoryQuerySchema = z.object({
+	service: z
+		.string({ error: 'Name the service: ?service=sendMessage.' })
+		.min(1, { error: 'Name the service: ?service=sendMessage.' })
+		.meta({ description: 'The service (`sendMessage`, …).' }),
+	profileId: z
+		.string()
+		.optional()
+		.meta({ description: 'The calls kept with this profile; without it, those of no profile.' })
+});
 
 /** A line of the history list. */
 export interface HistorySummary {

@@ -1,5 +1,11 @@
 /** Test calls: `POST /api/test-calls` and the history of each user's calls. */
-export { TestCallInputSchema, resolveCall, CallInputError, type TestCallInput } from './input';
+export {
+	TestCallBodySchema,
+	TestCallInputSchema,
+	resolveCall,
+	CallInputError,
+	type TestCallInput
+} from './input';
 export {
 	runTestCall,
 	sendBuild,
@@ -15,6 +21,7 @@ export {
 	trimHistory,
 	writeAudits,
 	listHistory,
+	TestCallHistoryQuerySchema,
 	historyEntry,
 	type HistorySummary,
 	type HistoryEntry

@@ -56,6 +56,12 @@ export const TestCallInputSchema = z.unknown().transform((value, ctx) => {
 	return z.NEVER;
 });
 
+/**
+ * Either body as the API's document describes it: `TestCallInputSchema` parses with the schema
+ * the body's `profileId` picks, so its issues are that schema's alone.
+ */
+export const TestCallBodySchema = z.union([ProfileCallSchema, InlineCallSchema]);
+
 /** Either body, parsed. */
 export type TestCallInput = z.infer<typeof InlineCallSchema> | z.infer<typeof ProfileCallSchema>;
 

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { PushSendAnswerBody } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { PushSendError, PushSendInputSchema, sendComposedPush } from '$lib/server/push/send';
@@ -17,7 +18,8 @@ export const POST: RequestHandler = async (event) => {
 	const actor = { id: user.id, email: user.email, ip: clientIp(event) };
 	const origins = [event.url.origin, ctx.config.origin].filter((o): o is string => !!o);
 	try {
-		return json(await sendComposedPush(ctx, actor, body.data, origins, event.url.origin));
+		const answer = await sendComposedPush(ctx, actor, body.data, origins, event.url.origin);
+		return json(answer satisfies PushSendAnswerBody);
 	} catch (error) {
 		if (error instanceof PushSendError) return apiError(error.status, error.code, error.message);
 		throw error;

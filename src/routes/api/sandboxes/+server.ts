@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { SandboxList, SandboxOne } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { createSandbox, CreateSandboxSchema, listSandboxes } from '$lib/server/push/sandboxes';
@@ -6,7 +7,9 @@ import type { RequestHandler } from './$types';
 
 /** Every push sandbox of the team, newest first. */
 export const GET: RequestHandler = async ({ url }) =>
-	json({ sandboxes: await listSandboxes(serverContext(), url.origin) });
+	json({
+		sandboxes: await listSandboxes(serverContext(), url.origin)
+	} satisfies SandboxList);
 
 /** Creates a push sandbox with a new secret key; its `pushUrl` is absolute. */
 export const POST: RequestHandler = async (event) => {
@@ -19,5 +22,5 @@ export const POST: RequestHandler = async (event) => {
 		body.data,
 		event.url.origin
 	);
-	return json({ sandbox }, { status: 201 });
+	return json({ sandbox } satisfies SandboxOne, { status: 201 });
 };

@@ -1,7 +1,14 @@
 import { json } from '@sveltejs/kit';
+import type { TestCallList } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
-import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
-import { answerTestCall, listHistory, TestCallInputSchema } from '$lib/server/test-calls';
+import { clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { readQuery } from '$lib/server/http/query';
+import {
+	answerTestCall,
+	listHistory,
+	TestCallHistoryQuerySchema,
+	TestCallInputSchema
+} from '$lib/server/test-calls';
 import type { RequestHandler } from './$types';
 
 /**
@@ -19,9 +26,14 @@ export const POST: RequestHandler = async (event) => {
 
 /** The signed-in user's test calls of a service (`?service=…&profileId=…`), newest first. */
 export const GET: RequestHandler = async (event) => {
-	const service = event.url.searchParams.get('service');
-	if (!service) return apiError(400, 'invalid_input', 'Name the service: ?service=sendMessage.');
-	const profileId = event.url.searchParams.get('profileId') || null;
-	const calls = await listHistory(serverContext(), requireUser(event).id, service, profileId);
-	return json({ calls });
+	const query = readQuery(event.url, TestCallHistoryQuerySchema);
+	if (!query.ok) return query.response;
+	const { service, profileId } = query.data;
+	const calls = await listHistory(
+		serverContext(),
+		requireUser(event).id,
+		service,
+		profileId || null
+	);
+	return json({ calls } satisfies TestCallList);
 };

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { FlowRunBody } from '$lib/api/calls';
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { recordAudit } from '$lib/server/audit';
 import { serverContext } from '$lib/server/platform/context';
@@ -21,7 +22,7 @@ export const POST: RequestHandler = async (event) => {
 	const origins = [event.url.origin, ctx.config.origin].filter((o): o is string => !!o);
 	try {
 		const run = await runFlowRequest(ctx, actor, name, body.data, origins);
-		return json(run);
+		return json(run satisfies FlowRunBody);
 	} catch (error) {
 		const refused = (code: string) =>
 			recordAudit(ctx.store, actor, 'test_call', `flow:${name}`, { refused: code });

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { SandboxOne } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import {
@@ -14,7 +15,7 @@ const notFound = () => apiError(404, 'not_found', 'No such sandbox.');
 /** One push sandbox. */
 export const GET: RequestHandler = async ({ params, url }) => {
 	const sandbox = await getSandbox(serverContext(), params.id, url.origin);
-	return sandbox ? json({ sandbox }) : notFound();
+	return sandbox ? json({ sandbox } satisfies SandboxOne) : notFound();
 };
 
 /** Renames a sandbox or changes its simulated upstream (any of the settings). */
@@ -27,7 +28,7 @@ export const PATCH: RequestHandler = async (event) => {
 		body.data,
 		event.url.origin
 	);
-	return sandbox ? json({ sandbox }) : notFound();
+	return sandbox ? json({ sandbox } satisfies SandboxOne) : notFound();
 };
 
 /** Deletes a sandbox and its pushes; its address answers 404 from then on. */

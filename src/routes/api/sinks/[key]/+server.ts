@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { SinkOne, SinkWithRequests } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { deleteSink, getSink, sinkRequests, updateSink, UpdateSinkSchema } from '$lib/server/sinks';
@@ -11,7 +12,10 @@ export const GET: RequestHandler = async ({ params }) => {
 	const ctx = serverContext();
 	const sink = await getSink(ctx, params.key);
 	if (!sink) return notFound();
-	return json({ sink, requests: await sinkRequests(ctx, sink.key) });
+	return json({
+		sink,
+		requests: await sinkRequests(ctx, sink.key)
+	} satisfies SinkWithRequests);
 };
 
 /** Renames a sink or changes what it answers. */
@@ -19,7 +23,7 @@ export const PUT: RequestHandler = async (event) => {
 	const body = await readJson(event, UpdateSinkSchema);
 	if (!body.ok) return body.response;
 	const sink = await updateSink(serverContext(), event.params.key, body.data);
-	return sink ? json({ sink }) : notFound();
+	return sink ? json({ sink } satisfies SinkOne) : notFound();
 };
 
 /** Deletes a sink and what it recorded; its address answers 404 from then on. */

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { TestCallEntry } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, requireUser } from '$lib/server/http/body';
 import { historyEntry } from '$lib/server/test-calls';
@@ -10,5 +11,7 @@ export const GET: RequestHandler = async (event) => {
 	const call = Number.isInteger(id)
 		? await historyEntry(serverContext(), requireUser(event).id, id)
 		: undefined;
-	return call ? json({ call }) : apiError(404, 'not_found', 'No such test call of yours.');
+	return call
+		? json({ call } satisfies TestCallEntry)
+		: apiError(404, 'not_found', 'No such test call of yours.');
 };

@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { FlowRunList } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { listFlowRuns } from '$lib/server/flows';
 import { apiError } from '$lib/server/http/body';
@@ -11,5 +12,5 @@ export const GET: RequestHandler = async (event) => {
 	if (!(await headDocument(ctx, event.params.id))) {
 		return apiError(404, 'not_found', 'No such profile.');
 	}
-	return json({ runs: await listFlowRuns(ctx, event.params.id) });
+	return json({ runs: await listFlowRuns(ctx, event.params.id) } satisfies FlowRunList);
 };

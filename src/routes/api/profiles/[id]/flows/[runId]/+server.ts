@@ -1,4 +1,5 @@
 import { json } from '@sveltejs/kit';
+import type { FlowRunRecordBody } from '$lib/api/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { flowRunOf } from '$lib/server/flows';
 import { apiError } from '$lib/server/http/body';
@@ -11,5 +12,5 @@ export const GET: RequestHandler = async (event) => {
 		? await flowRunOf(serverContext(), event.params.id, id)
 		: undefined;
 	if (!run) return apiError(404, 'not_found', 'No such flow run.');
-	return json({ run });
+	return json({ run } satisfies FlowRunRecordBody);
 };

@@ -1,0 +1,555 @@
+import { z } from '$lib/core/zod';
+import { FLOW_NAMES } from '$lib/core/catalogue/flows';
+import {
+	GatewayInterpretationSchema,
+	GatewayResponseObjectSchema,
+	PushElementVerdictSchema,
+	PushEndpointSchema,
+	PushIssueSchema,
+	PushOutcomeIdSchema,
+	PushRequestSchema,
+	PushTargetSchema
+} from '$lib/core/push';
+import { ErrorSchema, Millis, ProblemSchema } from './common';
+
+/**
+ * The answers of test calls, echo sinks, push sandboxes and their gateway, the push composer and
+ * flows: what the server sends, field by field.
+ */
+
+const HeaderFieldSchema = z.object({ name: z.string(), value: z.string() });
+
+const BodyEncodingSchema = z
+	.enum(['text', 'base64'])
+	.meta({ description: '`base64` when the bytes are not UTF-8 text (or hold a NUL).' });
+
+/** Why a request has no response: refused before it was sent, or failed on its way. */
+const CallErrorSchema = z.object({
+	code: z.string().meta({
+		description:
+			'`blocked_scheme`, `blocked_userinfo`, `blocked_port`, `blocked_method`, `blocked_address`, `invalid_header`, `invalid_url` (refused, nothing sent); `dns_failed`, `dns_timeout`, `connect_refused`, `connect_timeout`, `connect_failed`, `tls_failed`, `headers_timeout`, `body_timeout`, `timeout`, `cancelled`, `upstream_error`.'
+	}),
+	message: z.string(),
+	rule: z
+		.string()
+		.optional()
+		.meta({ description: 'The address rule that refused it (`loopback`, `private`, …).' }),
+	address: z.string().optional().meta({ description: 'The address that was refused.' })
+});
+
+/** A request as built and sent (secrets masked), with its cURL command. */
+export const SentRequestSchema = z
+	.object({
+		method: z.string(),
+		url: z.string(),
+		headers: z
+			.record(z.string(), z.string())
+			.meta({ description: 'By name; repeated names joined by ", ".' }),
+		body: z.string().nullable(),
+		recipient: z
+			.string()
+			.optional()
+			.meta({ description: 'The recipient of a per-recipient request (one of `sms_to`).' }),
+		curl: z.string()
+	})
+	.meta({ id: 'SentRequest', description: 'A request as built and sent, secrets masked.' });
+
+/** A response as received, shown as data. */
+export const ReceivedResponseSchema = z
+	.object({
+		status: z.number().int(),
+		statusText: z.string(),
+		headers: z.array(HeaderFieldSchema),
+		body: z.string().meta({ description: 'Text, or base64 (`bodyEncoding`).' }),
+		bodyEncoding: BodyEncodingSchema,
+		truncated: z.boolean().meta({ description: 'The body was cut at the size limit.' }),
+		size: z.object({
+			received: z.number().int().meta({ description: 'Bytes received on the wire.' }),
+			body: z.number().int().meta({ description: 'Bytes of the body once decoded.' })
+		}),
+		contentType: z.string().nullable(),
+		timings: z
+			.object({
+				dns: z.number().nullable(),
+				connect: z.number().nullable(),
+				tls: z.number().nullable(),
+				firstByte: z.number().nullable(),
+				total: z.number()
+			})
+			.meta({ description: 'Milliseconds of each step; null for a step that did not happen.' }),
+		address: z
+			.object({
+				ip: z.string(),
+				port: z.number().int(),
+				family: z.union([z.literal(4), z.literal(6)])
+			})
+			.nullable()
+			.meta({ description: 'The address connected to; null for this app’s own sink.' }),
+		via: z
+			.enum(['network', 'sink'])
+			.meta({ description: '`sink`: this app’s own echo sink, answered inside the app.' }),
+		redirect: z
+			.object({ location: z.string() })
+			.nullable()
+			.meta({ description: 'A 3xx is shown, never followed.' }),
+		decodeError: z
+			.string()
+			.nullable()
+			.meta({ description: 'The Content-Encoding could not be decoded to its end.' })
+	})
+	.meta({ id: 'ReceivedResponse', description: 'A response as received, secrets masked.' });
+
+const ShownSource = z.enum(['message', 'bodyPrefix']);
+
+/** What the service's caller does with a response. */
+const CallerActionSchema = z.discriminatedUnion('kind', [
+	z.object({ kind: z.literal('success') }),
+	z.object({ kind: z.literal('storeSmsId'), smsId: z.string() }),
+	z.object({ kind: z.literal('showUser'), text: z.string(), source: ShownSource }),
+	z.object({ kind: z.literal('showGenericError') }),
+	z.object({ kind: z.literal('silentlyIgnore') }),
+	z.object({ kind: z.literal('retryLater') }),
+	z.object({
+		kind: z.literal('phoneNumbers'),
+		result: z.object({
+			numbers: z.array(z.string()),
+			invalid: z.array(z.string()),
+			uri: z.string(),
+			uriDefaulted: z.boolean(),
+			networkId: z.string(),
+			networkIdDefaulted: z.boolean(),
+			summary: z.string()
+		})
+	}),
+	z.object({
+		kind: z.literal('provisioningAccount'),
+		result: z.object({
+			username: z.string().nullable(),
+			hasPassword: z.boolean(),
+			summary: z.string()
+		})
+	}),
+	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
+	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
+	z.object({ kind: z.literal('wizardStays') }),
+	z.object({ kind: z.literal('wizardMessageBox'), text: z.string(), source: ShownSource })
+]);
+
+/** The core's interpretation of a response. */
+export const InterpretationSchema = z
+	.object({
+		success: z.boolean(),
+		rule: z.string().meta({ description: 'The success rule applied, in words.' }),
+		action: CallerActionSchema,
+		summary: z.string().meta({ description: 'One sentence: what the caller does.' }),
+		shownToUser: z
+			.string()
+			.nullable()
+			.meta({ description: 'The exact text the user is shown; null when nothing is.' }),
+		issues: z.array(ProblemSchema),
+		shape: z
+			.object({
+				shape: z.object({
+					id: z.enum([
+						'xml-sms-id',
+						'json-sms-id',
+						'message-id',
+						'error-flag',
+						'empty',
+						'error-message',
+						'other'
+					]),
+					label: z.string(),
+					reading: z.string()
+				}),
+				errorFlag: z.object({ value: z.string(), description: z.string().optional() }).optional()
+			})
+			.optional()
+			.meta({ description: 'Send Message only: the answer shape seen in practice it matched.' })
+	})
+	.meta({
+		id: 'Interpretation',
+		description: 'What the service’s caller does with a response (the core’s interpreter).'
+	});
+
+/** One request of a test call: its response and interpretation, or why there is none. */
+export const CallResultSchema = z
+	.union([
+		z.object({
+			request: SentRequestSchema,
+			response: ReceivedResponseSchema,
+			interpretation: InterpretationSchema
+		}),
+		z.object({ request: SentRequestSchema, error: CallErrorSchema })
+	])
+	.meta({ id: 'CallResult' });
+
+/** `POST /api/test-calls`, 200. */
+export const TestCallAnswerSchema = z
+	.object({
+		id: z.number().int().meta({ description: 'The call’s id in your history.' }),
+		calls: z.array(CallResultSchema),
+		issues: z.array(ProblemSchema).meta({ description: 'The build’s issues, secrets masked.' })
+	})
+	.meta({ id: 'TestCallAnswer' });
+export type TestCallAnswerBody = z.infer<typeof TestCallAnswerSchema>;
+
+const TestCallSummaryFields = {
+	id: z.number().int(),
+	at: Millis,
+	service: z.string(),
+	profileId: z.string().nullable(),
+	scenario: z.string().nullable(),
+	method: z.string().nullable().meta({ description: 'The first request’s method.' }),
+	url: z.string().nullable().meta({ description: 'The first request’s URL, secrets masked.' }),
+	requestId: z
+		.string()
+		.nullable()
+		.optional()
+		.meta({ description: 'The X-Request-Id of the request that made the call.' }),
+	outcomes: z
+		.array(
+			z.object({
+				status: z.number().int().optional(),
+				error: z.string().optional(),
+				success: z.boolean().optional()
+			})
+		)
+		.meta({ description: 'How each request ended: a status and its success, or an error code.' })
+};
+
+/** A line of the history (`GET /api/test-calls`). */
+export const TestCallSummarySchema = z
+	.object(TestCallSummaryFields)
+	.meta({ id: 'TestCallSummary' });
+export type TestCallSummary = z.infer<typeof TestCallSummarySchema>;
+
+/** `GET /api/test-calls`, 200. */
+export const TestCallListSchema = z.object({ calls: z.array(TestCallSummarySchema) });
+export type TestCallList = z.infer<typeof TestCallListSchema>;
+
+/** `GET /api/test-calls/{id}`, 200: a call of the history with its whole answer. */
+export const TestCallEntrySchema = z.object({
+	call: z
+		.object({
+			...TestCallSummaryFields,
+			answer: z.object({ calls: z.array(CallResultSchema), issues: z.array(ProblemSchema) })
+		})
+		.meta({ id: 'TestCall' })
+});
+export type TestCallEntry = z.infer<typeof TestCallEntrySchema>;
+
+// Echo sinks
+
+/** What a sink answers. */
+export const SinkAnswerSchema = z
+	.object({
+		status: z.number().int().min(200).max(599),
+		contentType: z.string().meta({ description: 'Empty: no Content-Type.' }),
+		body: z.string(),
+		delayMs: z.number().int().meta({ description: 'How long it waits before answering.' })
+	})
+	.meta({ id: 'SinkAnswer', description: 'What a sink answers every request.' });
+
+/** A sink. */
+export const SinkSchema = z
+	.object({
+		key: z.string().meta({ description: 'The secret key in its address.' }),
+		name: z.string(),
+		createdAt: Millis,
+		path: z.string().meta({ description: '`/sink/<key>/`: prefix it with the app’s origin.' }),
+		answer: SinkAnswerSchema
+	})
+	.meta({ id: 'Sink', description: 'An echo sink.' });
+export type SinkBody = z.infer<typeof SinkSchema>;
+
+/** A request a sink received. */
+export const SinkRequestSchema = z
+	.object({
+		id: z.number().int(),
+		at: Millis,
+		method: z.string(),
+		path: z.string().meta({ description: 'The path after `/sink/<key>`, with the query.' }),
+		headers: z
+			.array(HeaderFieldSchema)
+			.meta({ description: 'As received; `Cookie` and the app’s API tokens not recorded.' }),
+		body: z.string(),
+		bodyEncoding: BodyEncodingSchema,
+		size: z.number().int().meta({ description: 'Bytes received.' }),
+		truncated: z.boolean().meta({ description: 'Only the first 256 KiB are recorded.' }),
+		via: z
+			.enum(['network', 'test_call'])
+			.meta({ description: '`test_call`: a test call of this app, delivered inside it.' }),
+		ip: z.string().nullable()
+	})
+	.meta({ id: 'SinkRequest', description: 'A request a sink received.' });
+export type SinkRequestBody = z.infer<typeof SinkRequestSchema>;
+
+export const SinkListSchema = z.object({ sinks: z.array(SinkSchema) });
+export type SinkList = z.infer<typeof SinkListSchema>;
+export const SinkOneSchema = z.object({ sink: SinkSchema });
+export type SinkOne = z.infer<typeof SinkOneSchema>;
+export const SinkWithRequestsSchema = z.object({
+	sink: SinkSchema,
+	requests: z.array(SinkRequestSchema).meta({ description: 'Newest first.' })
+});
+export type SinkWithRequests = z.infer<typeof SinkWithRequestsSchema>;
+
+// Push sandboxes
+
+/** The simulated upstream push service of a sandbox. */
+export const SandboxSettingsViewSchema = z
+	.object({
+		appIds: z.array(z.string()),
+		unregisteredTokens: z.array(z.string()),
+		upstreamError: z.boolean(),
+		gatewayFault: z.boolean(),
+		platforms: z.record(z.string(), PushTargetSchema),
+		defaultPlatform: PushTargetSchema,
+		rateLimit: z.number().int()
+	})
+	.meta({ id: 'SandboxSettings', description: 'The simulated upstream push service.' });
+
+/** A push sandbox. */
+export const SandboxSchema = z
+	.object({
+		id: z.string(),
+		name: z.string(),
+		pushUrl: z.string().meta({ description: '`<origin>/sandbox/<key>`: the `{push_url}`.' }),
+		ownerId: z.number().int().nullable(),
+		createdAt: Millis,
+		updatedAt: Millis,
+		settings: SandboxSettingsViewSchema
+	})
+	.meta({ id: 'Sandbox', description: 'A push gateway inside the app.' });
+export type SandboxBody = z.infer<typeof SandboxSchema>;
+
+/** A request a sandbox answered, as recorded. */
+export const SandboxPushSchema = z
+	.object({
+		id: z.number().int(),
+		at: Millis,
+		endpoint: PushEndpointSchema,
+		method: z.string(),
+		contentType: z.string().nullable(),
+		body: z.string().meta({ description: 'As received, at most 64 KiB.' }),
+		bodyEncoding: BodyEncodingSchema,
+		size: z.number().int(),
+		truncated: z.boolean(),
+		httpStatus: z.number().int(),
+		response: z.string().meta({ description: 'The JSON answer as sent, at most 64 KiB.' }),
+		responseTruncated: z.boolean(),
+		trace: z
+			.array(
+				z.object({
+					index: z.number().int().nullable(),
+					outcome: PushOutcomeIdSchema,
+					status: z.number().int(),
+					issues: z.array(PushIssueSchema)
+				})
+			)
+			.meta({
+				description:
+					'The Errors-table row of the request (`index` null) or of each element, the first 100.'
+			}),
+		pushes: z
+			.array(
+				z.object({
+					index: z.number().int(),
+					request: PushRequestSchema,
+					target: PushTargetSchema,
+					issues: z.array(PushIssueSchema)
+				})
+			)
+			.meta({ description: 'The pushes accepted upstream, with their device’s platform.' }),
+		elements: z.number().int(),
+		elementsOmitted: z.number().int(),
+		ip: z.string().nullable()
+	})
+	.meta({ id: 'SandboxPush', description: 'A request a sandbox answered, as recorded.' });
+export type SandboxPushBody = z.infer<typeof SandboxPushSchema>;
+
+export const SandboxListSchema = z.object({ sandboxes: z.array(SandboxSchema) });
+export type SandboxList = z.infer<typeof SandboxListSchema>;
+export const SandboxOneSchema = z.object({ sandbox: SandboxSchema });
+export type SandboxOne = z.infer<typeof SandboxOneSchema>;
+export const SandboxPushListSchema = z.object({
+	pushes: z.array(SandboxPushSchema).meta({ description: 'Newest first.' })
+});
+export type SandboxPushList = z.infer<typeof SandboxPushListSchema>;
+
+/** The gateway's response object (the contract's worked examples call `status` `code`). */
+export const GatewayResponseSchema = GatewayResponseObjectSchema.meta({
+	id: 'GatewayResponse',
+	description: 'The push gateway’s response object: `status` and the `response` text.'
+});
+
+// Push composer
+
+/** A push request as sent to the gateway. */
+export const PushHttpRequestSchema = z.object({
+	method: z.literal('POST'),
+	url: z.string(),
+	headers: z.array(HeaderFieldSchema),
+	body: z.string()
+});
+
+/** A gateway's response as received by the composer. */
+export const PushResponseSchema = z.object({
+	status: z.number().int(),
+	headers: z.array(HeaderFieldSchema),
+	body: z.string(),
+	bodyEncoding: BodyEncodingSchema,
+	truncated: z.boolean(),
+	ms: z.number().meta({ description: 'Milliseconds from sending to the end of the answer.' }),
+	via: z.enum(['sandbox', 'network']).meta({ description: '`sandbox`: delivered inside the app.' })
+});
+
+/** The verdicts of a gateway's answer, one per element sent. */
+export const PushVerdictsSchema = z.object({
+	endpoint: PushEndpointSchema,
+	httpStatus: z.number().int(),
+	elements: z.array(PushElementVerdictSchema),
+	summary: z.string()
+});
+
+/** `POST /api/push`, 200. */
+export const PushSendAnswerSchema = z
+	.object({
+		request: PushHttpRequestSchema,
+		target: z.discriminatedUnion('kind', [
+			z.object({ kind: z.literal('sandbox'), id: z.string(), name: z.string() }),
+			z.object({
+				kind: z.literal('url'),
+				origin: z.string().meta({ description: 'The URL’s origin only.' })
+			})
+		]),
+		response: PushResponseSchema.nullable().meta({
+			description: 'Null when nothing came back (`error` says why).'
+		}),
+		verdicts: PushVerdictsSchema.nullable(),
+		error: CallErrorSchema.nullable()
+	})
+	.meta({ id: 'PushSendAnswer', description: 'A composed push as sent and as answered.' });
+export type PushSendAnswerBody = z.infer<typeof PushSendAnswerSchema>;
+
+// Flows
+
+const DecisionSchema = z.object({
+	status: z.enum(['ok', 'ignored', 'failed', 'skipped']),
+	text: z.string().meta({ description: 'What happened and what the user sees.' }),
+	shownToUser: z.string().nullable()
+});
+
+const ContractRowSchema = z.object({
+	id: z.string(),
+	table: z.enum([
+		'States and transitions',
+		'Events',
+		'Errors',
+		'Limits',
+		'External Authentication',
+		'Push Token Reporter',
+		'Push gateway: single push'
+	]),
+	text: z.string()
+});
+
+/** One step of a flow run. */
+export const FlowStepSchema = z
+	.object({
+		service: z.string(),
+		request: z
+			.union([SentRequestSchema, PushHttpRequestSchema])
+			.nullable()
+			.meta({ description: 'As sent, secrets masked; null when nothing was sent.' }),
+		response: z.union([ReceivedResponseSchema, PushResponseSchema]).nullable(),
+		verdicts: PushVerdictsSchema.nullable()
+			.optional()
+			.meta({ description: 'App start’s push step: the verdict of each element.' }),
+		interpretation: InterpretationSchema.nullable(),
+		error: z.object({ code: z.string(), message: z.string() }).nullable(),
+		filled: z
+			.record(z.string(), z.string())
+			.meta({ description: 'The values the flow filled in for this step, secrets masked.' }),
+		decision: DecisionSchema,
+		contractRow: ContractRowSchema
+	})
+	.meta({
+		id: 'FlowStep',
+		description: 'A step of a flow, with the contract row that decided it.'
+	});
+
+const FlowResultSchema = z.record(z.string(), z.unknown()).meta({
+	description:
+		'What the journey gave: `wizard` (registration), `sso`, `smsIds` (send-message), or the `push` sent (app start).'
+});
+
+const FlowDraftSchema = z
+	.object({ baseRevision: z.number().int().nullable() })
+	.nullable()
+	.meta({ description: 'Set for a run of a profile’s unsaved draft.' });
+
+/** `POST /api/flows/{name}`, 200. */
+export const FlowRunSchema = z
+	.object({
+		id: z.number().int(),
+		flow: z.enum(FLOW_NAMES),
+		ok: z.boolean().meta({ description: 'Whether the journey went as the contract wants.' }),
+		draft: FlowDraftSchema,
+		steps: z.array(FlowStepSchema),
+		result: FlowResultSchema
+	})
+	.meta({ id: 'FlowRun', description: 'A flow run, every step answered.' });
+export type FlowRunBody = z.infer<typeof FlowRunSchema>;
+
+const FlowRunSummaryFields = {
+	id: z.number().int(),
+	flow: z.string(),
+	at: Millis,
+	ok: z.boolean(),
+	by: z.string().nullable().meta({ description: 'The e-mail of who ran it.' }),
+	draft: FlowDraftSchema,
+	steps: z.array(
+		z.object({ service: z.string(), status: z.enum(['ok', 'ignored', 'failed', 'skipped']) })
+	)
+};
+
+/** A line of a profile's runs. */
+export const FlowRunSummarySchema = z.object(FlowRunSummaryFields).meta({ id: 'FlowRunSummary' });
+
+export const FlowRunListSchema = z.object({
+	runs: z.array(FlowRunSummarySchema).meta({ description: 'Newest first.' })
+});
+export type FlowRunList = z.infer<typeof FlowRunListSchema>;
+
+/** `GET /api/profiles/{id}/flows/{runId}`, 200. */
+export const FlowRunRecordSchema = z.object({
+	run: z
+		.object({
+			...FlowRunSummaryFields,
+			record: z.object({ steps: z.array(FlowStepSchema), result: FlowResultSchema })
+		})
+		.meta({ id: 'FlowRunRecord', description: 'A kept run, with its steps as answered.' })
+});
+export type FlowRunRecordBody = z.infer<typeof FlowRunRecordSchema>;
+
+/** `400 missing_values` of a flow: the values it needs that were not given. */
+export const MissingValuesErrorSchema = ErrorSchema.extend({
+	missing: z
+		.array(
+			z.object({
+				name: z.string(),
+				service: z
+					.string()
+					.nullable()
+					.optional()
+					.meta({ description: 'The service whose template uses it; null for a flow input.' })
+			})
+		)
+		.optional()
+		.meta({ description: 'With `missing_values`: each value to give.' })
+}).meta({
+	id: 'MissingValuesError',
+	description: 'The Error shape; with `missing_values` it names each value the flow needs.'
+});
