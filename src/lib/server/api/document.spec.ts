@@ -54,6 +54,7 @@ describe('the OpenAPI document', () => {
 		expect(new Set(ids).size).toBe(ids.length);
 		for (const op of OPERATIONS) {
 			expect(op.summary.length, op.operationId).toBeGreaterThan(5);
+			expect(op.description?.length ?? 0, op.operationId).toBeGreaterThan(10);
 			const statuses = Object.keys(op.answers).map(Number);
 			// The gateway's addresses also answer methods and paths it only refuses, as the contract says.
 			expect(

@@ -22,7 +22,15 @@ const REQUEST_ID = {
 function response(answer: Answer) {
 	return {
 		description: answer.description,
-		headers: { ...REQUEST_ID, ...answer.headers },
+		headers: {
+			...REQUEST_ID,
+			...Object.fromEntries(
+				Object.entries(answer.headers ?? {}).map(([name, header]) => [
+					name,
+					{ schema: { type: 'string' as const }, ...header }
+				])
+			)
+		},
 		...(answer.content
 			? {
 					content: Object.fromEntries(

@@ -190,6 +190,8 @@ const sinkOperations: OperationSpec[] = [
 		method: 'put',
 		path: '/api/sinks/{key}',
 		summary: 'Rename a sink or change what it answers',
+		description:
+			'Any of `name` and `answer`; what the sink answers changes at once for the next request.',
 		tag: 'Echo sinks',
 		params: { path: sinkKey },
 		body: { schema: UpdateSinkSchema, example: { name: 'SMS endpoint (slow)' } },
@@ -210,6 +212,7 @@ const sinkOperations: OperationSpec[] = [
 		method: 'delete',
 		path: '/api/sinks/{key}/requests',
 		summary: 'Forget the requests a sink received',
+		description: 'The sink stays, with its address and its answer; what it recorded is gone.',
 		tag: 'Echo sinks',
 		params: { path: sinkKey },
 		answers: { 204: NO_CONTENT }
@@ -258,6 +261,7 @@ const sandboxOperations: OperationSpec[] = [
 		method: 'get',
 		path: '/api/sandboxes/{id}',
 		summary: 'One push sandbox',
+		description: 'Its name, its push address and its simulated upstream’s settings.',
 		tag: 'Push sandboxes',
 		params: { path: sandboxId },
 		answers: { 200: jsonAnswer('The sandbox.', SandboxOneSchema) }
