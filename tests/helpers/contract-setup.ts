@@ -18,7 +18,8 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
 	const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
 	if (!isAppOrigin(url)) return response;
 	const { pathname } = new URL(url);
-	if (!/^\/(api|sandbox|sink)\//.test(pathname)) return response;
+	// The API's addresses; the reference page (/api/docs) is a page of the app, not an operation.
+	if (!/^\/(api|sandbox|sink)\//.test(pathname) || pathname === '/api/docs') return response;
 	const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 	const copy = streamed ? undefined : response.clone();
 	pending.push(

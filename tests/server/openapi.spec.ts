@@ -154,9 +154,11 @@ describe('every operation', () => {
 		const refused: string[] = [];
 		for (const op of OPS.filter((o) => o.example !== undefined)) {
 			const answer = await send(op, encode(op.example, op.mediaType));
-			await answer.body?.cancel();
-			if (answer.status === 400 || answer.status === 413 || answer.status >= 500) {
-				refused.push(`${op.op.operationId}: ${answer.status}`);
+			const text = await answer.text();
+			// Read, and refused for what it says (a wrong current password), is accepted as input.
+			const unread = /"code":"(invalid_input|invalid_json|payload_too_large)"/.test(text);
+			if (unread || answer.status >= 500) {
+				refused.push(`${op.op.operationId}: ${answer.status} ${text.slice(0, 200)}`);
 			}
 		}
 		expect(refused).toEqual([]);
