@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	ADMIN,
@@ -321,8 +322,8 @@ describe('cookie-authenticated writes', () => {
 		expect(answer.body.error?.code).toBe('cross_site');
 	});
 
-	it('are refused as a form (403, by the kit or by us)', async () => {
-		const answer = await clients.editor.fetch('/api/profiles', {
+	it('are refused as a form (403), in the API’s error shape', async () => {
+		const answer = await clients.editor.json('/api/profiles', {
 			method: 'POST',
 			body: 'name=Cross',
 			headers: {
@@ -331,6 +332,40 @@ describe('cookie-authenticated writes', () => {
 			}
 		});
 		expect(answer.status).toBe(403);
+		expect(answer.body.error?.code).toBe('cross_site');
+	});
+
+	it('refuse a body declared over the size limit with 413, in the API’s error shape', async () => {
+		// Declared, not sent: the server answers from the header, before any of the body.
+		const answer = await new Promise<{ status: number; type: string; body: string }>(
+			(resolve, reject) => {
+				const request = http.request(`${server.url}/api/profiles`, {
+					method: 'POST',
+					headers: {
+						cookie: `ps_session=${clients.editor.session}`,
+						origin: server.url,
+						'content-type': 'application/json',
+						'content-length': String(64 * 1024 * 1024)
+					}
+				});
+				request.on('response', (response) => {
+					let body = '';
+					response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+					response.on('end', () =>
+						resolve({
+							status: response.statusCode ?? 0,
+							type: String(response.headers['content-type']),
+							body
+						})
+					);
+				});
+				request.on('error', reject);
+				request.write('{');
+			}
+		);
+		expect(answer.status).toBe(413);
+		expect(answer.type).toBe('application/json');
+		expect(JSON.parse(answer.body).error.code).toBe('payload_too_large');
 	});
 
 	it('are refused as a form to a page, signed in or not (403)', async () => {
