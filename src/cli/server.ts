@@ -1,9 +1,11 @@
-import type { Preview, ProfileList } from '$lib/api/profiles';
+import { z } from 'zod';
+import { FlowRunSchema, MissingValuesErrorSchema, TestCallAnswerSchema } from '$lib/api/calls';
+import { ErrorSchema } from '$lib/api/common';
+import { PreviewSchema, ProfileListSchema } from '$lib/api/profiles';
 import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue/flows';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';
-import type { Interpretation } from '$lib/core/response';
 import { judgeAnswer, type Expectation } from './expect';
 import {
 	EXIT,
@@ -203,6 +205,31 @@ async function call(
 	return reply;
 }
 
+/**
+ * An answer read through the API's own schema of it (the one the published document is made
+ * from): an answer of another shape is a server this version cannot work with, said as such.
+ */
+function read<S extends z.ZodType>(
+	target: ServerTarget,
+	path: string,
+	answer: Answer,
+	schema: S
+): z.infer<S> {
+	const parsed = schema.safeParse(answer.body);
+	if (parsed.success) return parsed.data;
+	const first = parsed.error.issues[0];
+	const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
+	throw new ServerFailure(
+		`${target.origin} answered ${path} (HTTP ${answer.status}) in a shape this version does not know${where}: ${first?.message ?? 'unreadable'}. Is it a Provisioning Studio of another version?`,
+		EXIT.network
+	);
+}
+
+/** An error answer of the API, with the fields some errors add (a flow's missing values). */
+const ErrorAnswer = ErrorSchema.extend({
+	missing: MissingValuesErrorSchema.shape.missing.optional()
+});
+
 /** A profile stored on the server, as `--profile` names it. */
 export interface StoredProfile {
 	id: string;
@@ -216,7 +243,7 @@ export interface StoredProfile {
  */
 export async function findProfile(target: ServerTarget, ref: string): Promise<StoredProfile> {
 	const answer = await call(target, '/api/profiles', undefined, 'GET');
-	const all = ((answer.body.profiles ?? []) as ProfileList['profiles']).map((p) => ({
+	const all = read(target, '/api/profiles', answer, ProfileListSchema).profiles.map((p) => ({
 		id: String(p.id),
 		name: p.name
 	}));
@@ -289,7 +316,7 @@ export async function serverPreview(
 ): Promise<ServerRendering> {
 	const answer = await call(target, '/api/preview', input);
 	if (answer.status !== 200) {
-		const error = answer.body.error as { code: string; message: string };
+		const { error } = read(target, '/api/preview', answer, ErrorAnswer);
 		return {
 			requests: [],
 			issues: [
@@ -301,7 +328,8 @@ export async function serverPreview(
 			]
 		};
 	}
-	const requests = (answer.body.requests ?? []) as Preview['requests'];
+	const preview = read(target, '/api/preview', answer, PreviewSchema);
+	const requests = preview.requests;
 	return {
 		requests: requests.map((r) => ({
 			method: r.method,
@@ -310,7 +338,7 @@ export async function serverPreview(
 			body: r.body,
 			...(r.recipient !== undefined ? { recipient: r.recipient } : {})
 		})),
-		issues: (answer.body.issues ?? []) as Preview['issues']
+		issues: preview.issues
 	};
 }
 
@@ -342,7 +370,7 @@ export async function serverTestCall(
 	const service = input.service;
 	const answer = await call(target, '/api/test-calls', input);
 	if (answer.status !== 200) {
-		const error = answer.body.error as { code: string; message: string };
+		const { error } = read(target, '/api/test-calls', answer, ErrorAnswer);
 		return {
 			outcomes: [],
 			findings: [
@@ -351,19 +379,14 @@ export async function serverTestCall(
 			networkFailure: false
 		};
 	}
-	const calls = (answer.body.calls ?? []) as {
-		request: { method: string; url: string } | null;
-		response?: { status: number; timings?: { total?: number } };
-		interpretation?: Interpretation;
-		error?: { code: string; message: string };
-	}[];
+	const calls = read(target, '/api/test-calls', answer, TestCallAnswerSchema).calls;
 	const outcomes: LiveOutcome[] = [];
 	const findings: Omit<Finding, 'file'>[] = [];
 	let networkFailure = false;
 	for (const [index, c] of calls.entries()) {
 		const sent = { request: index, method: c.request?.method ?? '', url: c.request?.url ?? '' };
-		if (c.error || !c.response || !c.interpretation) {
-			const error = c.error ?? { code: 'no_answer', message: 'The server gave no answer.' };
+		if ('error' in c) {
+			const error = c.error;
 			const notSent = NOT_SENT.has(error.code);
 			if (!notSent) networkFailure = true;
 			const what = c.request ? `${c.request.method} ${c.request.url}` : service;
@@ -395,15 +418,6 @@ export async function serverTestCall(
 /** Error codes of a step that mean the network failed (as `--live`'s exit code 4). */
 const NOT_NETWORK = new Set(['https_required', 'invalid_header', 'secret_origin']);
 
-interface StepView {
-	service: string;
-	request: { method: string; url: string } | null;
-	response: { status?: number } | null;
-	error: { code: string; message: string } | null;
-	decision: { status: string; text: string; shownToUser?: string };
-	contractRow: { id: string; table: string; text: string };
-}
-
 /** One flow run through the server: its steps for the report, and findings for what failed. */
 export async function serverFlow(
 	target: ServerTarget,
@@ -413,8 +427,7 @@ export async function serverFlow(
 ): Promise<{ outcome: FlowOutcome; findings: Omit<Finding, 'file'>[]; networkFailure: boolean }> {
 	const answer = await call(target, `/api/flows/${flow}`, { document, values });
 	if (answer.status !== 200) {
-		const error = answer.body.error as { code: string; message: string };
-		const missing = (answer.body.missing ?? []) as { name: string; service: string | null }[];
+		const { error, missing = [] } = read(target, `/api/flows/${flow}`, answer, ErrorAnswer);
 		const message = missing.length
 			? `The ${flow} flow needs values this run does not give: ${missing.map((m) => (m.service ? `${m.name} (${m.service})` : m.name)).join(', ')}. Give them with --value ${missing[0].name}=… or in the scenario file; nothing was sent.`
 			: `The server refused the ${flow} flow (${answer.status} ${error.code}): ${error.message}`;
@@ -424,7 +437,8 @@ export async function serverFlow(
 			networkFailure: false
 		};
 	}
-	const steps = (answer.body.steps ?? []) as StepView[];
+	const run = read(target, `/api/flows/${flow}`, answer, FlowRunSchema);
+	const steps = run.steps;
 	const findings: Omit<Finding, 'file'>[] = [];
 	let networkFailure = false;
 	for (const step of steps) {
@@ -438,7 +452,7 @@ export async function serverFlow(
 			flow
 		});
 	}
-	const ok = answer.body.ok === true;
+	const ok = run.ok;
 	if (!ok && findings.length === 0) {
 		findings.push({
 			severity: 'error',
@@ -451,7 +465,7 @@ export async function serverFlow(
 		outcome: {
 			flow,
 			ok,
-			...(typeof answer.body.id === 'number' ? { runId: answer.body.id } : {}),
+			runId: run.id,
 			steps: steps.map((s) => ({
 				service: s.service,
 				status: s.decision.status,

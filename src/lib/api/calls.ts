@@ -10,7 +10,7 @@ import {
 	PushRequestSchema,
 	PushTargetSchema
 } from '$lib/core/push';
-import { ErrorSchema, Millis, ProblemSchema } from './common';
+import { ErrorSchema, IssueSchema, Millis, ProblemSchema } from './common';
 
 /**
  * The answers of test calls, echo sinks, push sandboxes and their gateway, the push composer and
@@ -146,7 +146,7 @@ export const InterpretationSchema = z
 			.string()
 			.nullable()
 			.meta({ description: 'The exact text the user is shown; null when nothing is.' }),
-		issues: z.array(ProblemSchema),
+		issues: z.array(IssueSchema),
 		shape: z
 			.object({
 				shape: z.object({

@@ -55,3 +55,19 @@ export const Millis = z.number().int().meta({ description: 'Milliseconds since 1
 
 /** A role of the app. */
 export const RoleSchema = z.enum(['viewer', 'editor', 'admin']).meta({ id: 'Role' });
+
+/** One problem the core found in a template, an XML text or a backup. */
+export const IssueSchema = z
+	.object({
+		code: z.string().meta({ description: 'A stable code for the kind of problem.' }),
+		severity: z.enum(['error', 'warning', 'info']),
+		message: z.string().meta({ description: 'What is wrong, for a person.' }),
+		field: z.string().optional().meta({ description: 'The configuration key it concerns.' }),
+		from: z.number().int().optional().meta({ description: 'Offset in that field’s text.' }),
+		to: z.number().int().optional(),
+		fix: z
+			.object({ label: z.string(), from: z.number(), to: z.number(), insert: z.string() })
+			.optional()
+			.meta({ description: 'A replacement where the fix is clear.' })
+	})
+	.meta({ id: 'Issue', description: 'One problem found, with its place where it has one.' });

@@ -1,6 +1,6 @@
 import { z } from '$lib/core/zod';
 import { PreservedXmlSchema, ProfileBackupSchema, ProfileDocumentSchema } from '$lib/core/profile';
-import { ErrorSchema, Millis } from './common';
+import { ErrorSchema, IssueSchema, Millis } from './common';
 
 /**
  * Answers of the profile endpoints: profiles and their revisions, saves and their conflicts,
@@ -15,21 +15,7 @@ export const ProfileDocument = ProfileDocumentSchema.meta({
 		'One provider’s whole configuration: settings by service and configuration key, push settings, scenarios of sample values, the raw-substitution switch and the kept XML.'
 });
 
-/** One problem the core found in a template, an XML text or a backup. */
-export const IssueSchema = z
-	.object({
-		code: z.string().meta({ description: 'A stable code for the kind of problem.' }),
-		severity: z.enum(['error', 'warning', 'info']),
-		message: z.string().meta({ description: 'What is wrong, for a person.' }),
-		field: z.string().optional().meta({ description: 'The configuration key it concerns.' }),
-		from: z.number().int().optional().meta({ description: 'Offset in that field’s text.' }),
-		to: z.number().int().optional(),
-		fix: z
-			.object({ label: z.string(), from: z.number(), to: z.number(), insert: z.string() })
-			.optional()
-			.meta({ description: 'A replacement where the fix is clear.' })
-	})
-	.meta({ id: 'Issue', description: 'One problem found, with its place where it has one.' });
+export { IssueSchema };
 
 /** A profile at one revision (`ProfileView` on the server). */
 export const ProfileSchema = z
