@@ -66,6 +66,14 @@ export function templateOf(pathname: string): string | undefined {
 const pointer = (...parts: string[]) =>
 	parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
+/** A part of the document, following a `$ref` to a component; with the pointer it is at. */
+function resolved(node: Json, at: string): [Json, string] {
+	if (!node?.$ref) return [node, at];
+	const target = (node.$ref as string).replace(/^#\//, '');
+	const value = target.split('/').reduce((here: Json, key) => here?.[key], DOCUMENT);
+	return resolved(value, target);
+}
+
 const validators = new Map<string, ValidateFunction>();
 
 function validatorFor(ref: string): ValidateFunction {
@@ -101,14 +109,20 @@ export function violations(answer: Received): string[] {
 	if (!operation) return [`${where}: the document has no ${answer.method} for ${template}.`];
 	const status = String(answer.status);
 	const statusKey = [status, `${status[0]}XX`, 'default'].find((k) => operation.responses[k]);
-	const documented = statusKey ? operation.responses[statusKey] : undefined;
+	const [documented, documentedAt] = statusKey
+		? resolved(
+				operation.responses[statusKey],
+				pointer('paths', template, asGet, 'responses', statusKey)
+			)
+		: [undefined, ''];
 	if (!documented) {
 		return [
 			`${where}: ${operation.operationId} does not document status ${answer.status} (it has ${Object.keys(operation.responses).join(', ')}).`
 		];
 	}
 	const problems: string[] = [];
-	for (const [name, header] of Object.entries<Json>(documented.headers ?? {})) {
+	for (const [name, given] of Object.entries<Json>(documented.headers ?? {})) {
+		const [header] = resolved(given, '');
 		const value = answer.headers.get(name);
 		if (value === null) {
 			if (header.required) problems.push(`${where}: the header ${name} is missing.`);
@@ -141,9 +155,7 @@ export function violations(answer: Received): string[] {
 	} catch {
 		return [...problems, `${where}: the body is not JSON.`];
 	}
-	const validate = validatorFor(
-		pointer('paths', template, asGet, 'responses', statusKey!, 'content', type, 'schema')
-	);
+	const validate = validatorFor(`${documentedAt}/${pointer('content', type, 'schema')}`);
 	if (!validate(body)) {
 		const shown = answer.text.length > 600 ? `${answer.text.slice(0, 600)}…` : answer.text;
 		problems.push(

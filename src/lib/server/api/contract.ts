@@ -40,6 +40,11 @@ export interface Answer {
 	description: string;
 	/** The body by media type; none for an empty answer (204, a redirect). */
 	content?: Record<string, z.ZodType>;
+	/**
+	 * The name of the reusable answer (`components.responses`) this one is: the answers every
+	 * operation shares are written once in the document and referred to.
+	 */
+	component?: string;
 	/** Headers the answer carries, by name. */
 	headers?: Record<
 		string,
@@ -111,9 +116,45 @@ const RETRY_AFTER = {
 	}
 };
 
-function errorAnswer(description: string, headers?: Answer['headers']): Answer {
-	return jsonAnswer(description, ErrorSchema, headers);
+function errorAnswer(description: string, headers?: Answer['headers'], component?: string): Answer {
+	return { ...jsonAnswer(description, ErrorSchema, headers), ...(component ? { component } : {}) };
 }
+
+/** The answers the rules every request passes through give, each written once. */
+const SHARED = {
+	invalidInput: errorAnswer(
+		'`invalid_input`: the body or the query is not acceptable; `issues` says why.',
+		undefined,
+		'InvalidInput'
+	),
+	unauthenticated: errorAnswer(
+		'`unauthenticated`: no session and no valid API token.',
+		undefined,
+		'Unauthenticated'
+	),
+	forbidden: errorAnswer(
+		'`forbidden`: the role does not allow it (`x-required-role` names the role needed); `cross_site`: a session’s write from another origin; `second_factor_required`: the account must set up a second factor first.',
+		undefined,
+		'Forbidden'
+	),
+	refused: errorAnswer(
+		'`cross_site`: a session’s write from another origin; `second_factor_required`: the account must set up a second factor first.',
+		undefined,
+		'Refused'
+	),
+	crossSite: errorAnswer('`cross_site`: a write from another origin.', undefined, 'CrossSite'),
+	notFound: errorAnswer('`not_found`: no such item.', undefined, 'NotFound'),
+	tooLarge: errorAnswer(
+		'`payload_too_large`: the body is larger than the server accepts.',
+		undefined,
+		'PayloadTooLarge'
+	),
+	outage: errorAnswer(
+		'`database_unavailable`: the database does not answer; try again shortly.',
+		RETRY_AFTER,
+		'DatabaseUnavailable'
+	)
+};
 
 /** A sample path for the access table: every `{param}` replaced by a plain word. */
 function samplePath(path: string): string {
@@ -131,37 +172,17 @@ export function complete(spec: OperationSpec): Operation {
 		add(Number(status), errorAnswer(description, status === '429' ? RETRY_AFTER : undefined));
 	}
 	if ((spec.body || spec.params?.query) && spec.invalidInput !== false) {
-		add(
-			400,
-			errorAnswer('`invalid_input`: the body or the query is not acceptable; `issues` says why.')
-		);
+		add(400, SHARED.invalidInput);
 	}
 	if (access !== 'public') {
-		add(401, errorAnswer('`unauthenticated`: no session and no valid API token.'));
-		add(
-			403,
-			errorAnswer(
-				access === 'user' || access === 'viewer'
-					? '`cross_site`: a session’s request from another origin; `second_factor_required`: the account must set up a second factor first.'
-					: `\`forbidden\`: this needs the ${access} role; \`cross_site\`: a session’s request from another origin; \`second_factor_required\`: a second factor must be set up first.`
-			)
-		);
+		add(401, SHARED.unauthenticated);
+		add(403, access === 'user' || access === 'viewer' ? SHARED.refused : SHARED.forbidden);
 	}
 	if (access === 'public' && spec.method !== 'get' && spec.path.startsWith('/api/')) {
-		add(403, errorAnswer('`cross_site`: a write from another origin.'));
+		add(403, SHARED.crossSite);
 	}
-	if (spec.params?.path) add(404, errorAnswer('`not_found`: no such item.'));
-	if (spec.body) {
-		add(413, errorAnswer('`payload_too_large`: the body is larger than the server accepts.'));
-	}
-	if (spec.database !== false) {
-		add(
-			503,
-			errorAnswer(
-				'`database_unavailable`: the database does not answer; try again shortly.',
-				RETRY_AFTER
-			)
-		);
-	}
+	if (spec.params?.path) add(404, SHARED.notFound);
+	if (spec.body) add(413, SHARED.tooLarge);
+	if (spec.database !== false) add(503, SHARED.outage);
 	return { ...spec, access, answers };
 }

@@ -10,14 +10,14 @@ import { version } from '../../../../package.json';
  * `GET /api/openapi.json` serves it and `docs/openapi.json` is a copy a test holds equal to it.
  */
 
-const REQUEST_ID = {
-	'X-Request-Id': {
-		description:
-			'The request’s id: the caller’s own when it sent a sane one (at most 128 of `A-Z a-z 0-9 . _ -`), else a new one. It is in the log line and the audit entry.',
-		required: true,
-		schema: { type: 'string' as const, pattern: '^[A-Za-z0-9._-]{1,128}$' }
-	}
+/** The header every answer carries, written once (`components.headers`). */
+const REQUEST_ID_HEADER = {
+	description:
+		'The request’s id: the caller’s own when it sent a sane one (at most 128 of `A-Z a-z 0-9 . _ -`), else a new one. It is in the log line and the audit entry.',
+	required: true,
+	schema: { type: 'string' as const, pattern: '^[A-Za-z0-9._-]{1,128}$' }
 };
+const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
 
 function response(answer: Answer) {
 	return {
@@ -47,6 +47,13 @@ const SESSION_RULE =
 /** Makes the document (see {@link openApi} for the one made once). */
 export function buildDocument(operations: readonly Operation[], version: string) {
 	const paths: ZodOpenApiPathsObject = {};
+	/** The answers many operations share, written once and referred to. */
+	const shared: Record<string, ReturnType<typeof response>> = {};
+	const answerOf = (answer: Answer) => {
+		if (!answer.component) return response(answer);
+		shared[answer.component] ??= response(answer);
+		return { $ref: `#/components/responses/${answer.component}` };
+	};
 	for (const op of operations) {
 		const item = (paths[op.path] ??= {});
 		item[op.method] = {
@@ -75,7 +82,7 @@ export function buildDocument(operations: readonly Operation[], version: string)
 					.sort(
 						([a], [b]) => Number(a === 'default') - Number(b === 'default') || Number(a) - Number(b)
 					)
-					.map(([status, answer]) => [status, response(answer)])
+					.map(([status, answer]) => [status, answerOf(answer)])
 			),
 			...(op.access !== 'public' && op.access !== 'user' ? { 'x-required-role': op.access } : {})
 		};
@@ -93,6 +100,8 @@ export function buildDocument(operations: readonly Operation[], version: string)
 		tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
 		paths,
 		components: {
+			responses: shared,
+			headers: { RequestId: REQUEST_ID_HEADER },
 			securitySchemes: {
 				session: {
 					type: 'apiKey',

@@ -12,5 +12,9 @@ export interface ApiDocument {
 	info: { title: string; version: string; description?: string };
 	tags: { name: string; description?: string }[];
 	paths: Record<string, Record<string, unknown>>;
-	components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+	components: {
+		schemas: Record<string, unknown>;
+		responses?: Record<string, unknown>;
+		securitySchemes: Record<string, unknown>;
+	};
 }
