@@ -90,12 +90,18 @@ export async function startCluster() {
 		}
 		return result.stdout;
 	};
-	const port = await freePort();
+	// The port was free a moment ago; another process may take it before the server binds it,
+	// so the first start tries another one (nobody has been told this one yet).
+	let port = await freePort();
 	let running = false;
 	const cluster = {
-		port,
+		get port() {
+			return port;
+		},
 		dir,
-		url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+		get url() {
+			return `postgres://postgres@127.0.0.1:${port}/postgres`;
+		},
 		urlOf: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
 		async createDatabase(name) {
 			run('psql', [
@@ -154,7 +160,15 @@ export async function startCluster() {
 			'--no-locale',
 			'-N'
 		]);
-		cluster.startServer();
+		for (let attempt = 1; ; attempt++) {
+			try {
+				cluster.startServer();
+				break;
+			} catch (error) {
+				if (attempt >= 3 || !/Address already in use/.test(String(error))) throw error;
+				port = await freePort();
+			}
+		}
 	} catch (error) {
 		cluster.destroySync();
 		throw error;
