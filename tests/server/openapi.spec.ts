@@ -136,6 +136,13 @@ describe('the published document', () => {
 		});
 		expect(again.status).toBe(304);
 		expect(await again.text()).toBe('');
+		// Gzipped for a client that takes it, the same document once read.
+		const zipped = await fetch(`${server.url}/api/openapi.json`, {
+			headers: { 'accept-encoding': 'gzip' }
+		});
+		expect(zipped.headers.get('content-encoding')).toBe('gzip');
+		expect(zipped.headers.get('vary')).toMatch(/accept-encoding/i);
+		expect(await zipped.text()).toBe(text);
 	});
 
 	it('is drawn as a reference page without a session, under the app’s CSP', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { TAGS, type Answer, type Operation } from './contract';
 import { OPERATIONS } from './operations';
@@ -122,7 +123,14 @@ export function buildDocument(operations: readonly Operation[], version: string)
 }
 
 let made:
-	| { body: string; etag: string; document: ReturnType<typeof buildDocument>; operations: number }
+	| {
+			body: string;
+			etag: string;
+			/** The body gzipped once, for the clients that take it (most do). */
+			gzipped: ArrayBuffer;
+			document: ReturnType<typeof buildDocument>;
+			operations: number;
+	  }
 	| undefined;
 
 /** The document, made once; its text and ETag as served. */
@@ -131,7 +139,10 @@ export function openApi() {
 		const document = buildDocument(OPERATIONS, version);
 		const body = `${JSON.stringify(document, null, 2)}\n`;
 		const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-		made = { body, etag, document, operations: OPERATIONS.length };
+		const zipped = gzipSync(body);
+		const gzipped = new ArrayBuffer(zipped.byteLength);
+		new Uint8Array(gzipped).set(zipped);
+		made = { body, etag, gzipped, document, operations: OPERATIONS.length };
 	}
 	return made;
 }
