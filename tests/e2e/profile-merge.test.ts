@@ -121,6 +121,9 @@ test.describe('drafts', () => {
 	test('discarding is undone from a banner, by keyboard, exactly; apart from Save', async ({
 		page
 	}) => {
+		// A long journey typed key by key (two drafts, two discards, a save): on a busy machine it
+		// takes longer than the default half minute.
+		test.slow();
 		const id = await createProfile(page, uniqueName('Discard'));
 		await page.goto(`/profiles/${id}/services/sendMessage`);
 		const url = page.getByRole('textbox', { name: URL_FIELD });
