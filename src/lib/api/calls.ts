@@ -11,6 +11,7 @@ import {
 	PushTargetSchema
 } from '$lib/core/push';
 import { ErrorSchema, IssueSchema, Millis, ProblemSchema } from './common';
+import { PreviewRequestSchema } from './profiles';
 
 /**
  * The answers of test calls, echo sinks, push sandboxes and their gateway, the push composer and
@@ -37,22 +38,11 @@ const CallErrorSchema = z.object({
 	address: z.string().optional().meta({ description: 'The address that was refused.' })
 });
 
-/** A request as built and sent (secrets masked), with its cURL command. */
-export const SentRequestSchema = z
-	.object({
-		method: z.string(),
-		url: z.string(),
-		headers: z
-			.record(z.string(), z.string())
-			.meta({ description: 'By name; repeated names joined by ", ".' }),
-		body: z.string().nullable(),
-		recipient: z
-			.string()
-			.optional()
-			.meta({ description: 'The recipient of a per-recipient request (one of `sms_to`).' }),
-		curl: z.string()
-	})
-	.meta({ id: 'SentRequest', description: 'A request as built and sent, secrets masked.' });
+/** A request as built and sent (secrets masked): the preview's request, as it went out. */
+export const SentRequestSchema = PreviewRequestSchema.meta({
+	id: 'SentRequest',
+	description: 'A request as built and sent, secrets masked.'
+});
 
 /** A response as received, shown as data. */
 export const ReceivedResponseSchema = z

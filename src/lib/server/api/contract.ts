@@ -108,7 +108,8 @@ export function jsonAnswer(description: string, schema: z.ZodType, headers?: Ans
 /** An answer with no body. */
 export const NO_CONTENT: Answer = { description: 'Done; no body.' };
 
-const RETRY_AFTER = {
+/** The header of an answer that says when to try again. */
+export const RETRY_AFTER = {
 	'Retry-After': {
 		description: 'Seconds to wait before trying again.',
 		schema: { type: 'string' as const, pattern: '^[0-9]+$' },

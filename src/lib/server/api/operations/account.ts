@@ -17,15 +17,7 @@ import { SignInSchema } from '../../auth/session';
 import { ActivateSchema, DisableSchema } from '../../auth/totp';
 import { NewUserSchema, PasswordChangeSchema, UserChangesSchema } from '../../auth/users';
 import { AuditExportQuerySchema, AuditListQuerySchema } from '../../audit/query';
-import { jsonAnswer, NO_CONTENT, type Answer, type OperationSpec } from '../contract';
-
-const RETRY_AFTER = {
-	'Retry-After': {
-		description: 'Seconds to wait before trying again.',
-		schema: { type: 'string' as const, pattern: '^[0-9]+$' },
-		required: true
-	}
-};
+import { jsonAnswer, NO_CONTENT, RETRY_AFTER, type Answer, type OperationSpec } from '../contract';
 
 /** Sets the session cookie, or removes it. */
 const SET_COOKIE = (description: string): Answer['headers'] => ({

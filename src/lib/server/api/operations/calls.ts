@@ -28,17 +28,16 @@ import {
 } from '../../push/sandboxes';
 import { CreateSinkSchema, UpdateSinkSchema } from '../../sinks';
 import { TestCallBodySchema, TestCallHistoryQuerySchema } from '../../test-calls';
-import { jsonAnswer, NO_CONTENT, type Answer, type Method, type OperationSpec } from '../contract';
+import {
+	jsonAnswer,
+	NO_CONTENT,
+	RETRY_AFTER,
+	type Answer,
+	type Method,
+	type OperationSpec
+} from '../contract';
 
 /** Test calls, echo sinks, push sandboxes and their gateway, the push composer and flows. */
-
-const RETRY_AFTER = {
-	'Retry-After': {
-		description: 'Seconds to wait before trying again.',
-		schema: { type: 'string' as const, pattern: '^[0-9]+$' },
-		required: true
-	}
-};
 
 /**
  * `429 too_many_calls`: the user's calls in flight are counted, not timed, so no Retry-After

@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { HealthSchema, LivenessSchema, ReadinessSchema } from '$lib/api/health';
-import { jsonAnswer, type OperationSpec } from '../contract';
-
-const RETRY = {
-	'Retry-After': {
-		description: 'Seconds before asking again.',
-		schema: { type: 'string' as const, pattern: '^[0-9]+$' },
-		required: true
-	}
-};
+import { jsonAnswer, RETRY_AFTER, type OperationSpec } from '../contract';
 
 /** Health, liveness and readiness: no session, for load balancers and orchestrators. */
 export const healthOperations: OperationSpec[] = [
@@ -23,7 +15,7 @@ export const healthOperations: OperationSpec[] = [
 		database: false,
 		answers: {
 			200: jsonAnswer('The server and its database answer.', HealthSchema),
-			503: jsonAnswer('The database does not answer.', HealthSchema, RETRY)
+			503: jsonAnswer('The database does not answer.', HealthSchema, RETRY_AFTER)
 		}
 	},
 	{
@@ -53,7 +45,7 @@ export const healthOperations: OperationSpec[] = [
 		database: false,
 		answers: {
 			200: jsonAnswer('Ready.', ReadinessSchema),
-			503: jsonAnswer('Stopping, or the database is not ready.', ReadinessSchema, RETRY)
+			503: jsonAnswer('Stopping, or the database is not ready.', ReadinessSchema, RETRY_AFTER)
 		}
 	},
 	{
