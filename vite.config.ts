@@ -1,4 +1,5 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The kit's and Svelte's own configuration is in svelte.config.js.
@@ -13,6 +14,9 @@ export default defineConfig({
 		setupFiles: ['tests/helpers/fast-check-seed.ts'],
 		// Property tests over big inputs take a second alone; a busy machine must not fail them.
 		testTimeout: 30_000,
+		// Vitest keeps one core free by default, which leaves a two-core machine running one file at
+		// a time; the unit files compute and wait for nothing, so every core runs one.
+		maxWorkers: availableParallelism(),
 		expect: { requireAssertions: true }
 	}
 });

@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, holdChunk, pickCompletion, test } from './fixtures';
+import { expect, expectAccessible, holdChunk, pickCompletion, test } from './fixtures';
 
 test.describe('service editor', () => {
 	test('completes a placeholder and the preview follows each keystroke', async ({ page }) => {
@@ -123,9 +122,6 @@ test.describe('service editor', () => {
 		await expect(
 			page.getByRole('heading', { level: 1, name: 'Invitation Accepted' })
 		).toBeVisible();
-		const results = await new AxeBuilder({ page }).analyze();
-		expect(
-			results.violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target).join(' ')}`)
-		).toEqual([]);
+		await expectAccessible(page);
 	});
 });

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { createProfile, expect, holdChunk, test, uniqueName } from './fixtures';
+import { createProfile, expect, expectAccessible, holdChunk, test, uniqueName } from './fixtures';
 
 /** A setting of Send Message (its URL) in the draft of `profile` kept in the page's browser. */
 function storedUrl(page: Page, profile: string, key = 'genericSmsSendUrl'): Promise<string | null> {
@@ -278,10 +277,7 @@ test.describe('profile editor', () => {
 			'aria-current',
 			'page'
 		);
-		const results = await new AxeBuilder({ page }).analyze();
-		expect(
-			results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
-		).toEqual([]);
+		await expectAccessible(page);
 	});
 	test('a body starter that replaces a typed body and content type says so, and Undo puts both back', async ({
 		page

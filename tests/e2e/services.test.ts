@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures';
+import { expect, expectAccessible, test } from './fixtures';
 
 test.describe('services page', () => {
 	test('lists every service of the catalogue grouped by caller', async ({ page }) => {
@@ -45,7 +44,6 @@ test.describe('services page', () => {
 
 	test('has no accessibility violations', async ({ page }) => {
 		await page.goto('/');
-		const results = await new AxeBuilder({ page }).analyze();
-		expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+		await expectAccessible(page);
 	});
 });

@@ -118,12 +118,17 @@ async function healthy(url: string, anyAnswer = false): Promise<boolean> {
 	}
 }
 
+/** The scrypt cost of test servers' password hashes (the app's default is 17). */
+export const TEST_PASSWORD_COST = '12';
+
 async function startOnce(dataDir: string, options: StartOptions): Promise<TestServer | null> {
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const env: NodeJS.ProcessEnv = { ...process.env };
 	for (const name of APP_ENV) delete env[name];
-	Object.assign(env, options.env, {
+	// Test servers hash passwords at a low cost (a full-cost hash takes half a second of a core
+	// here, and the tests make hundreds); a test of the cost itself sets it.
+	Object.assign(env, { PASSWORD_HASH_COST: TEST_PASSWORD_COST }, options.env, {
 		NODE_ENV: 'production',
 		HOST: '127.0.0.1',
 		PORT: String(port),

@@ -46,7 +46,8 @@ describe('parallel guessing', () => {
 	}, 180_000);
 
 	it('bounds the password checks waiting at once: beyond, 503 with Retry-After, never a queue forever', async () => {
-		const server = await startServer({ env: ADMIN_ENV });
+		// At the full cost, so that the checks really queue up.
+		const server = await startServer({ env: { ...ADMIN_ENV, PASSWORD_HASH_COST: '17' } });
 		// 4 addresses × 5 attempts: within every rate limit, all at once, for 2 + 8 places.
 		const attempts = await Promise.all(
 			Array.from({ length: 20 }, (_, i) =>

@@ -5,6 +5,7 @@ import {
 	PASSWORD_WORK,
 	PasswordBusyError,
 	passwordProblem,
+	setPasswordCost,
 	verifyNothing,
 	verifyPassword
 } from './password';
@@ -58,6 +59,27 @@ describe('verifyPassword', SLOW, () => {
 		['a truncated hash', '$scrypt$ln=10,r=8,p=1$MDEyMzQ1Njc4OWFiY2RlZg$aGFzaA']
 	])('answers false for a malformed hash: %s', async (_, hash) => {
 		expect(await verifyPassword('anything at all', hash)).toBe(false);
+	});
+});
+
+describe('setPasswordCost', SLOW, () => {
+	it('sets the cost of the hashes made from now on; older hashes keep theirs', async () => {
+		try {
+			setPasswordCost(11);
+			const cheap = await hashPassword(PASSWORD);
+			expect(cheap).toMatch(/^\$scrypt\$ln=11,r=8,p=1\$/);
+			expect(await verifyPassword(PASSWORD, cheap)).toBe(true);
+			expect(await verifyPassword(PASSWORD, hash)).toBe(true);
+		} finally {
+			setPasswordCost(17);
+		}
+		expect(await hashPassword(PASSWORD)).toMatch(PHC);
+	});
+
+	it('refuses a cost outside 10 to 18', () => {
+		for (const wrong of [9, 19, 12.5, Number.NaN]) {
+			expect(() => setPasswordCost(wrong)).toThrow(RangeError);
+		}
 	});
 });
 

@@ -10,9 +10,24 @@ import { dictionary } from '@zxcvbn-ts/language-common';
  * start, by signing in) is refused at once when too many already wait.
  */
 
-const PARAMS = { ln: 17, r: 8, p: 1 };
+/**
+ * The cost (log2 of scrypt's N) new hashes are made with: OWASP's recommendation by default;
+ * `PASSWORD_HASH_COST` may lower it for a test server (warned about at start) or raise it.
+ */
+export const PASSWORD_COST = { recommended: 17, min: 10, max: 18 };
+
+const PARAMS = { ln: PASSWORD_COST.recommended, r: 8, p: 1 };
 const KEY_LENGTH = 32;
-const MAX_MEMORY = 256 * 1024 * 1024;
+/** scrypt takes 128 × N × r bytes: 256 MiB at the highest cost; a hash that needs more fails. */
+const MAX_MEMORY = 2 * 128 * 2 ** PASSWORD_COST.max * 8;
+
+/** Sets the cost of the hashes made from now on (checks read the cost from the stored hash). */
+export function setPasswordCost(ln: number): void {
+	if (!Number.isInteger(ln) || ln < PASSWORD_COST.min || ln > PASSWORD_COST.max) {
+		throw new RangeError(`scrypt cost ${ln} is outside ${PASSWORD_COST.min}–${PASSWORD_COST.max}`);
+	}
+	PARAMS.ln = ln;
+}
 
 /** Shortest and longest password accepted. */
 export const PASSWORD_LIMITS = { min: 12, max: 256 };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PASSWORD_COST } from '../auth/password';
 import { checkedValues } from './environment';
 
 /** The server's configuration, read once from the environment (documented in README.md). */
@@ -17,6 +18,8 @@ export interface ServerConfig {
 	sessionMaxMs: number;
 	/** Who must have a second factor when they sign in with a password. */
 	require2fa: 'off' | 'admins' | 'all';
+	/** scrypt's cost (log2 N) for the password hashes made from now on. */
+	passwordCost: number;
 	adminEmail: string | undefined;
 	adminPassword: string | undefined;
 	/** The public origin, when set (behind a proxy); used in printed links. */
@@ -31,6 +34,7 @@ const NAMES = [
 	'SESSION_IDLE_MINUTES',
 	'SESSION_MAX_HOURS',
 	'REQUIRE_2FA',
+	'PASSWORD_HASH_COST',
 	'ADMIN_EMAIL',
 	'ADMIN_PASSWORD',
 	'ORIGIN',
@@ -50,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 		sessionIdleMs: Number(v.SESSION_IDLE_MINUTES ?? 12 * 60) * 60_000,
 		sessionMaxMs: Number(v.SESSION_MAX_HOURS ?? 7 * 24) * 3_600_000,
 		require2fa: v.REQUIRE_2FA === 'admins' || v.REQUIRE_2FA === 'all' ? v.REQUIRE_2FA : 'off',
+		passwordCost: Number(v.PASSWORD_HASH_COST ?? PASSWORD_COST.recommended),
 		adminEmail: v.ADMIN_EMAIL,
 		adminPassword: v.ADMIN_PASSWORD,
 		origin: v.ORIGIN,

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { AuditStream, readAuditStreamConfig } from '../audit/stream';
+import { setPasswordCost } from '../auth/password';
 import { readConfig, type ServerConfig } from './config';
 import { loadSecretKey } from './secrets';
 import { openStore } from '../store/open';
@@ -23,6 +24,7 @@ let context: ServerContext | undefined;
 export function serverContext(): ServerContext {
 	if (!context) {
 		const config = readConfig();
+		setPasswordCost(config.passwordCost);
 		const streamConfig = readAuditStreamConfig();
 		// The secret key's file lives in the data directory whichever database holds the data.
 		mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });

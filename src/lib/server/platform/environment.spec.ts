@@ -238,6 +238,19 @@ describe('sign-in settings checked together', () => {
 		expect(allowed.warnings).toEqual([expect.stringContaining('plain http')]);
 	});
 
+	it('warn of password hashes below the recommended cost, and refuse a cost out of range', () => {
+		expect(check({ PASSWORD_HASH_COST: '17' }).warnings).toEqual([]);
+		expect(check({ PASSWORD_HASH_COST: '18' }).warnings).toEqual([]);
+		expect(check({ PASSWORD_HASH_COST: '12' }).warnings).toEqual([
+			expect.stringMatching(/PASSWORD_HASH_COST=12: .*below the recommended 17.*test servers only/)
+		]);
+		for (const wrong of ['9', '19', 'high']) {
+			expect(check({ PASSWORD_HASH_COST: wrong }).problems).toEqual([
+				{ name: 'PASSWORD_HASH_COST', message: expect.stringContaining('from 10 to 18') }
+			]);
+		}
+	});
+
 	it('warn of OIDC settings without an issuer', () => {
 		expect(check({ OIDC_CLIENT_ID: 'studio' }).warnings).toEqual([
 			'OIDC_CLIENT_ID ignored: OIDC_ISSUER is not set.'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { PASSWORD_COST } from '../auth/password';
 import { parsePolicy } from '../outbound/policy';
 import { decodeKey } from './secrets';
 import { logger } from './logger';
@@ -295,6 +296,15 @@ export const SETTINGS: readonly Setting[] = [
 			'`admins` or `all`: those who sign in with a password must set up a second factor (an authenticator app) before they can do anything else',
 		example: 'admins',
 		rule: oneOf('off', 'admins', 'all')
+	},
+	{
+		name: 'PASSWORD_HASH_COST',
+		group: 'sign-in',
+		default: '`17`',
+		description:
+			"scrypt's cost for password hashes, as a power of two: 17 is OWASP's recommendation (128 MiB and a good fraction of a second of a core per password). Lower values are for test servers only and are warned about at start; a hash keeps the cost it was made with",
+		example: '17',
+		rule: whole(PASSWORD_COST.min, PASSWORD_COST.max)
 	},
 	{
 		name: 'PASSWORD_SIGN_IN',
@@ -651,6 +661,12 @@ function combinedProblems(env: Record<string, string | undefined>): {
 	const problems: SettingProblem[] = [];
 	const warnings: string[] = [];
 	const set = (name: string) => env[name] !== undefined && env[name] !== '';
+	const cost = env.PASSWORD_HASH_COST;
+	if (cost && /^\d+$/.test(cost) && +cost < PASSWORD_COST.recommended) {
+		warnings.push(
+			`PASSWORD_HASH_COST=${cost}: passwords are hashed below the recommended ${PASSWORD_COST.recommended}, so stolen hashes are cheaper to guess. Use it for test servers only.`
+		);
+	}
 	const issuer = env.OIDC_ISSUER;
 	if (env.PASSWORD_SIGN_IN === 'off' && !set('OIDC_ISSUER')) {
 		problems.push({
