@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tableCells } from '../../../../tests/helpers/markdown';
 import { openApi } from './document';
+import { operationTable, TABLE_END, tableStart } from './markdown';
 import { OPERATIONS } from './operations';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -79,5 +81,32 @@ describe('the OpenAPI document', () => {
 		// `UPDATE_OPENAPI=1 npx vitest run src/lib/server/api` writes the file anew.
 		if (process.env.UPDATE_OPENAPI === '1') writeFileSync(COMMITTED, body);
 		expect(readFileSync(COMMITTED, 'utf8')).toBe(body);
+	});
+});
+
+describe('the tables of operations in docs/api.md', () => {
+	const text = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+	const { document } = openApi();
+
+	it('are the ones made from the document, one per tag (npm run docs:api writes them)', () => {
+		expect(document.tags?.length).toBeGreaterThan(10);
+		for (const { name } of document.tags ?? []) {
+			const start = text.indexOf(tableStart(name));
+			expect(start, `docs/api.md has a table for ${name}`).toBeGreaterThan(-1);
+			const end = text.indexOf(TABLE_END, start);
+			const written = text.slice(start + tableStart(name).length, end);
+			expect(tableCells(written), name).toEqual(
+				tableCells(operationTable(document as never, name))
+			);
+		}
+	});
+
+	it('link every operation of the document to its entry in the reference', () => {
+		const linked = new Set([...text.matchAll(/\]\(\/api\/docs#(\w+)\)/g)].map((m) => m[1]));
+		const refusals = OPERATIONS.filter((op) => / refuses [A-Z]+$/.test(op.summary));
+		for (const op of OPERATIONS) {
+			if (refusals.includes(op)) continue;
+			expect(linked.has(op.operationId), op.operationId).toBe(true);
+		}
 	});
 });

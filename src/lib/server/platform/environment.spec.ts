@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tableCells } from '../../../../tests/helpers/markdown';
 import {
 	checkEnvironment,
 	ConfigurationError,
@@ -166,24 +167,11 @@ describe('describeEnvironment', () => {
 });
 
 describe("README's table of variables", () => {
-	/** A Markdown table's rows as trimmed cells (the padding prettier adds left out). */
-	function cells(table: string): string[][] {
-		return table
-			.trim()
-			.split('\n')
-			.map((line) =>
-				line
-					.split('|')
-					.slice(1, -1)
-					.map((cell) => cell.trim().replace(/^-+$/, '-'))
-			);
-	}
-
 	it('is the one made from the schema (npm run docs:settings writes it)', () => {
 		const readme = readFileSync(path.resolve(import.meta.dirname, '../../../../README.md'), 'utf8');
 		const block = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme);
 		expect(block, 'README.md has the settings markers').not.toBeNull();
-		expect(cells(block![1])).toEqual(cells(settingsTable()));
+		expect(tableCells(block![1])).toEqual(tableCells(settingsTable()));
 	});
 });
 
