@@ -49,6 +49,10 @@ const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
 // (see src/lib/server/http/direct-api.ts); everything else it hands to the kit unread.
 const directApi = globalThis[Symbol.for('provisioning-studio.direct-api')];
 
+// `GET /api/openapi.json`, made at start and the same for everyone, served without the kit's
+// request handling (see src/lib/server/api/document-direct.ts).
+const apiDocument = globalThis[Symbol.for('provisioning-studio.api-document')];
+
 // The app's side of a graceful stop: readiness, the event streams, the database (see
 // src/lib/server/platform/lifecycle.ts).
 const lifecycle = globalThis[Symbol.for('provisioning-studio.lifecycle')];
@@ -181,6 +185,13 @@ const server = http.createServer((req, res) => {
 			return;
 		}
 		return void serveMetrics(req, res).catch(() => res.destroy());
+	}
+	if (
+		apiDocument &&
+		req.url === '/api/openapi.json' &&
+		(req.method === 'GET' || req.method === 'HEAD')
+	) {
+		return apiDocument(req, res);
 	}
 	if (!trustProxy) req.headers[protocolHeader] = 'http';
 	admitSinkRequest(req);

@@ -13,6 +13,7 @@ import { API_OUTAGE, apiError } from '$lib/server/http/body';
 import { openApi } from '$lib/server/api/document';
 import { errorPage } from '$lib/server/http/error-page';
 import { installDirectApi } from '$lib/server/http/direct-api';
+import { installDirectDocument } from '$lib/server/api/document-direct';
 import { installDirectGateway } from '$lib/server/push/gateway-direct';
 import { installLifecycle, noteRequest, type StartFacts } from '$lib/server/platform/lifecycle';
 import type { ServerConfig } from '$lib/server/platform/config';
@@ -36,6 +37,7 @@ export const init: ServerInit = async () => {
 	const ctx = serverContext();
 	installDirectGateway();
 	installDirectApi();
+	installDirectDocument();
 	// The API's published document, made once now rather than for the first caller.
 	const made = performance.now();
 	const { operations } = openApi();

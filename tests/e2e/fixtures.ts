@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type Response } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { violations } from '../helpers/contract';
 import { startServer, stopAllServers, type TestServer } from '../helpers/server';
 
 /**
@@ -59,11 +60,45 @@ export const test = base.extend<object, { app: TestServer; adminState: string }>
 	// A route a test set (a held chunk, a held worker) may still be answering a late request when
 	// the test ends; its page is closing then, and what the handler does fails. That is not the
 	// test's failure: the routes are removed first, and errors of handlers still running ignored.
+	// Every answer the pages receive from the API is held to the published document, as the
+	// server tests' answers are (`tests/helpers/contract.ts`).
 	page: async ({ page }, use) => {
+		const checks: Promise<string[]>[] = [];
+		page.on('response', (response) => checks.push(apiViolations(response)));
 		await use(page);
 		await page.unrouteAll({ behavior: 'ignoreErrors' });
+		const found = (await Promise.all(checks)).flat();
+		expect(found, "answers the API's document does not describe").toEqual([]);
 	}
 });
+
+/**
+ * What the published document says is wrong with an answer the page received from the app's
+ * API, its gateway or its sinks; nothing for other answers. An event stream, a download, and a
+ * body the browser no longer holds (the page went on) are checked by their status and headers.
+ */
+async function apiViolations(response: Response): Promise<string[]> {
+	const url = new URL(response.url());
+	if (url.hostname !== '127.0.0.1') return [];
+	if (!/^\/(api|sandbox|sink)\//.test(url.pathname) || url.pathname === '/api/docs') return [];
+	const all = await response.allHeaders().catch(() => undefined);
+	// The page closed before the answer's headers were read: nothing to hold.
+	if (!all) return [];
+	const headers = new Headers(all);
+	// An event stream never ends; an attachment goes to the browser's downloads, and the page's
+	// answer keeps no body.
+	const unread =
+		(headers.get('content-type') ?? '').startsWith('text/event-stream') ||
+		/^attachment\b/i.test(headers.get('content-disposition') ?? '');
+	const text = unread ? undefined : await response.text().catch(() => undefined);
+	return violations({
+		method: response.request().method(),
+		url: url.href,
+		status: response.status(),
+		headers,
+		text
+	});
+}
 
 /** Signs in through the sign-in page and waits until it is left. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -20,7 +20,12 @@ export const DOCUMENT: Json = JSON.parse(
 );
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats.default(ajv);
+// The CommonJS module's function, however the test runner's loader hands it over.
+(
+	((addFormats as unknown as { default?: typeof addFormats }).default ?? addFormats) as (
+		ajv: Ajv2020
+	) => void
+)(ajv);
 ajv.addSchema(DOCUMENT, 'openapi.json');
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const;

@@ -145,6 +145,32 @@ describe('the published document', () => {
 		expect(await zipped.text()).toBe(text);
 	});
 
+	it('is answered before the kit exactly as the kit’s route answers it', async () => {
+		// The exact address is served directly; with a query it goes through the kit's route.
+		const parts = async (answer: Response) => ({
+			status: answer.status,
+			headers: ['etag', 'vary', 'content-type', 'content-encoding', 'cache-control'].map((h) =>
+				answer.headers.get(h)
+			),
+			body: Buffer.from(await answer.arrayBuffer()).toString('base64')
+		});
+		for (const headers of [{ 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip' }]) {
+			const direct = await fetch(`${server.url}/api/openapi.json`, { headers });
+			const kit = await fetch(`${server.url}/api/openapi.json?through=kit`, { headers });
+			expect(await parts(direct)).toEqual(await parts(kit));
+		}
+		const head = await fetch(`${server.url}/api/openapi.json`, {
+			method: 'HEAD',
+			headers: { 'accept-encoding': 'identity' }
+		});
+		expect(head.status).toBe(200);
+		expect(Number(head.headers.get('content-length'))).toBe(
+			Buffer.byteLength(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'utf8'))
+		);
+		expect(head.headers.get('x-request-id')).toBeTruthy();
+		expect(await head.text()).toBe('');
+	});
+
 	it('is drawn as a reference page without a session, under the app’s CSP', async () => {
 		const answer = await fetch(`${server.url}/api/docs`);
 		expect(answer.status).toBe(200);

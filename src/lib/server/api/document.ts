@@ -127,11 +127,20 @@ let made:
 			body: string;
 			etag: string;
 			/** The body gzipped once, for the clients that take it (most do). */
+			/** `body` as UTF-8, and gzipped: what is sent. */
+			plain: ArrayBuffer;
 			gzipped: ArrayBuffer;
 			document: ReturnType<typeof buildDocument>;
 			operations: number;
 	  }
 	| undefined;
+
+/** The bytes of `view` in an ArrayBuffer of their own (a body both Node and `Response` take). */
+function arrayBuffer(view: Uint8Array): ArrayBuffer {
+	const buffer = new ArrayBuffer(view.byteLength);
+	new Uint8Array(buffer).set(view);
+	return buffer;
+}
 
 /** The document, made once; its text and ETag as served. */
 export function openApi() {
@@ -139,10 +148,46 @@ export function openApi() {
 		const document = buildDocument(OPERATIONS, version);
 		const body = `${JSON.stringify(document, null, 2)}\n`;
 		const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-		const zipped = gzipSync(body);
-		const gzipped = new ArrayBuffer(zipped.byteLength);
-		new Uint8Array(gzipped).set(zipped);
-		made = { body, etag, gzipped, document, operations: OPERATIONS.length };
+		made = {
+			body,
+			etag,
+			plain: arrayBuffer(Buffer.from(body)),
+			gzipped: arrayBuffer(gzipSync(body)),
+			document,
+			operations: OPERATIONS.length
+		};
 	}
 	return made;
+}
+
+/** An answer to `GET /api/openapi.json`, for the kit's route and the direct path alike. */
+export interface DocumentAnswer {
+	status: 200 | 304;
+	headers: Record<string, string>;
+	body: ArrayBuffer | null;
+}
+
+/**
+ * The document gzipped for a client that takes gzip, as it is otherwise; `304` to its own ETag
+ * (one per encoding, as HTTP wants). Public and the same for everyone.
+ */
+export function documentAnswer(
+	acceptEncoding: string | null | undefined,
+	ifNoneMatch: string | null | undefined
+): DocumentAnswer {
+	const { plain, etag, gzipped } = openApi();
+	const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
+	const tag = gzip ? etag.replace(/"$/, '-gz"') : etag;
+	const headers: Record<string, string> = {
+		etag: tag,
+		vary: 'Accept-Encoding',
+		'cache-control': 'no-cache',
+		'access-control-allow-origin': '*'
+	};
+	if ((ifNoneMatch ?? '').split(',').some((t) => t.trim() === tag)) {
+		return { status: 304, headers, body: null };
+	}
+	headers['content-type'] = 'application/json; charset=utf-8';
+	if (!gzip) return { status: 200, headers, body: plain };
+	return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipped };
 }
