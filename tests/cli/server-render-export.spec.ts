@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractProxy, type ContractProxy } from '../helpers/contract-proxy';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { stopAllServers, type TestServer } from '../helpers/server';
 import { readBySecondParser } from '../helpers/xml';
@@ -14,6 +15,8 @@ import { ensureBuilt, fixture, ROOT, run, tempDir } from './helpers';
  */
 
 let server: TestServer;
+/** The app, seen through the check of every answer (the program runs as a process of its own). */
+let api: ContractProxy;
 let editor: TestUser;
 let viewerToken: string;
 let acmeId: string;
@@ -48,6 +51,7 @@ beforeAll(async () => {
 	await ensureBuilt();
 	let admin;
 	({ server, admin } = await serverWithAdmin());
+	api = await contractProxy(server.url);
 	editor = await createUser(admin, 'editor', 'cli-render-editor@example.test');
 	const viewer = await createUser(admin, 'viewer', 'cli-render-viewer@example.test');
 	viewerToken = await tokenOf(viewer);
@@ -58,6 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	await api.close();
 	await stopAllServers();
 	work.remove();
 });
@@ -86,7 +91,7 @@ describe('render --server: the request built by a running app', () => {
 		];
 		for (const args of cases) {
 			const local = await run(args);
-			const remote = await withToken([...args, '--server', server.url]);
+			const remote = await withToken([...args, '--server', api.url]);
 			expect(remote, args.join(' ')).toEqual(local);
 			expect(local.code).toBe(0);
 			expect(local.stdout).not.toBe('');
@@ -98,7 +103,7 @@ describe('render --server: the request built by a running app', () => {
 			'--service',
 			'sendMessage',
 			'--server',
-			server.url
+			api.url
 		]);
 		expect(bad.stderr).toMatch(/warning: genericSmsSendUrl: %sms_too% is not known/);
 	});
@@ -114,7 +119,7 @@ describe('render --server: the request built by a running app', () => {
 		];
 		const env = { PROV_PASS: 's3cr3t-for-render' };
 		const local = await run(args, { env });
-		const remote = await withToken([...args, '--server', server.url], env);
+		const remote = await withToken([...args, '--server', api.url], env);
 		expect(remote).toEqual(local);
 		expect(remote.stdout).toContain('"password": "••••••••"');
 		expect(remote.stdout).not.toContain('s3cr3t');
@@ -137,7 +142,7 @@ describe('render --server: the request built by a running app', () => {
 					'sendMessage',
 					...scenario,
 					'--server',
-					server.url
+					api.url
 				]);
 				expect(remote).toEqual(local);
 			}
@@ -149,11 +154,11 @@ describe('render --server: the request built by a running app', () => {
 			'--service',
 			'externalAuth',
 			'--server',
-			server.url
+			api.url
 		]);
 		expect(unconfigured.code).toBe(2);
 		expect(unconfigured.stderr).toContain(
-			`${server.url} profile ${acmeId} "Acme SMS" does not configure externalAuth`
+			`${api.url} profile ${acmeId} "Acme SMS" does not configure externalAuth`
 		);
 	});
 });
@@ -169,7 +174,7 @@ describe('export --server: a stored profile exported by a running app', () => {
 				const remote = await withToken([
 					'export',
 					'--server',
-					server.url,
+					api.url,
 					'--profile',
 					ref,
 					'--form',
@@ -181,7 +186,7 @@ describe('export --server: a stored profile exported by a running app', () => {
 			const written = await withToken([
 				'export',
 				'--server',
-				server.url,
+				api.url,
 				'--profile',
 				acmeId,
 				'--form',
@@ -239,10 +244,10 @@ describe('render and export --server: errors', () => {
 			['render', fixture('clean/acme.xml'), '--service', 'sendMessage'],
 			['export', '--profile', acmeId, '--form', 'account']
 		]) {
-			const result = await run([...args, '--server', server.url, '--token', token]);
+			const result = await run([...args, '--server', api.url, '--token', token]);
 			expect(result.code).toBe(2);
 			expect(result.stdout).toBe('');
-			expect(result.stderr).toContain(`${server.url} refused the API token pst_••••••••`);
+			expect(result.stderr).toContain(`${api.url} refused the API token pst_••••••••`);
 			expect(result.stderr).not.toContain('not-a-real-token');
 		}
 	});
@@ -251,7 +256,7 @@ describe('render and export --server: errors', () => {
 		const missing = await withToken([
 			'export',
 			'--server',
-			server.url,
+			api.url,
 			'--profile',
 			'No such provider',
 			'--form',
@@ -259,7 +264,7 @@ describe('render and export --server: errors', () => {
 		]);
 		expect(missing.code).toBe(3);
 		expect(missing.stderr).toContain(
-			`${server.url} has no profile with the id or name "No such provider"`
+			`${api.url} has no profile with the id or name "No such provider"`
 		);
 		expect(missing.stderr).toContain(`${acmeId} "Acme SMS"`);
 		const byId = await withToken([
@@ -269,14 +274,14 @@ describe('render and export --server: errors', () => {
 			'--service',
 			'sendMessage',
 			'--server',
-			server.url
+			api.url
 		]);
 		expect(byId.code).toBe(3);
-		expect(byId.stderr).toContain(`${server.url} has no profile with the id or name "999999"`);
+		expect(byId.stderr).toContain(`${api.url} has no profile with the id or name "999999"`);
 		const twice = await withToken([
 			'export',
 			'--server',
-			server.url,
+			api.url,
 			'--profile',
 			'Twice',
 			'--form',
@@ -306,7 +311,7 @@ describe('render and export --server: errors', () => {
 				'--profile needs --server <origin>.'
 			],
 			[
-				['export', fixture('clean/acme.xml'), '--form', 'account', '--server', server.url],
+				['export', fixture('clean/acme.xml'), '--form', 'account', '--server', api.url],
 				'export --server exports a profile stored on that server: name it with --profile'
 			],
 			[
@@ -318,7 +323,7 @@ describe('render and export --server: errors', () => {
 					'--service',
 					'sendMessage',
 					'--server',
-					server.url
+					api.url
 				],
 				'render takes one file or --profile <id|name>, not both.'
 			]
@@ -334,7 +339,7 @@ describe('render and export --server: errors', () => {
 			'--service',
 			'sendMessage',
 			'--server',
-			server.url
+			api.url
 		]);
 		expect(noToken.code).toBe(2);
 		expect(noToken.stderr).toContain('--server needs an API token: set PROVISIONING_STUDIO_TOKEN');

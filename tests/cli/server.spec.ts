@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractProxy, type ContractProxy } from '../helpers/contract-proxy';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { freePort, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
@@ -13,6 +14,8 @@ import { junitErrors, sarifErrors } from './schemas';
  */
 
 let server: TestServer;
+/** The app, seen through the check of every answer (the program runs as a process of its own). */
+let api: ContractProxy;
 let upstream: Upstream;
 let editor: TestUser;
 let viewer: TestUser;
@@ -37,6 +40,7 @@ beforeAll(async () => {
 		OUTBOUND_PORTS: '1024-65535',
 		OUTBOUND_TOTAL_TIMEOUT_MS: '3000'
 	}));
+	api = await contractProxy(server.url);
 	editor = await createUser(admin, 'editor', 'cli-editor@example.test');
 	viewer = await createUser(admin, 'viewer', 'cli-viewer@example.test');
 	editorToken = await tokenOf(editor);
@@ -52,6 +56,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	await api.close();
 	await upstream.stop();
 	await stopAllServers();
 	work.remove();
@@ -100,18 +105,17 @@ describe('check --server: lint and rendering by a running app', () => {
 	it('gives the same findings, requests and exit code as the local check', async () => {
 		for (const file of [fixture('clean/acme.xml'), fixture('findings/bad.xml')]) {
 			const local = await run(['check', file, '--reporter', 'json']);
-			const remote = await check([file, '--server', server.url, '--reporter', 'json']);
+			const remote = await check([file, '--server', api.url, '--reporter', 'json']);
 			expect(remote.stderr).toBe('');
 			expect(remote.code).toBe(local.code);
 			const l = JSON.parse(local.stdout) as JsonReport;
 			const r = JSON.parse(remote.stdout) as JsonReport;
-			expect(r.server).toBe(server.url);
+			expect(r.server).toBe(api.url);
 			expect(r.files).toEqual(l.files);
 		}
 		// The fixture with findings does have them, with places in the file.
 		const bad = JSON.parse(
-			(await check([fixture('findings/bad.xml'), '--server', server.url, '--reporter', 'json']))
-				.stdout
+			(await check([fixture('findings/bad.xml'), '--server', api.url, '--reporter', 'json'])).stdout
 		) as JsonReport;
 		expect(bad.exitCode).toBe(1);
 		expect(bad.files[0].findings.some((f) => f.severity === 'error' && f.place)).toBe(true);
@@ -122,11 +126,11 @@ describe('check --server: lint and rendering by a running app', () => {
 		const file = fixture('clean/acme.xml');
 		const written = await run(['check', file, '--snapshots', snapshots, '--update-snapshots']);
 		expect(written.code).toBe(0);
-		const remote = await check([file, '--server', server.url, '--snapshots', snapshots]);
+		const remote = await check([file, '--server', api.url, '--snapshots', snapshots]);
 		expect(remote.code).toBe(0);
 		expect(remote.stdout).toMatch(/snapshots: \d+ match/);
 		expect(remote.stdout).not.toMatch(/differs|missing/);
-		expect(remote.stdout).toContain(`through ${server.url}`);
+		expect(remote.stdout).toContain(`through ${api.url}`);
 	});
 
 	it('a --secret sent to the server for rendering is masked in every output', async () => {
@@ -136,7 +140,7 @@ describe('check --server: lint and rendering by a running app', () => {
 				'check',
 				fixture('clean/acme.xml'),
 				'--server',
-				server.url,
+				api.url,
 				'--secret',
 				'account[password]=PROV_PASS',
 				'--reporter',
@@ -163,7 +167,7 @@ describe('check --server: lint and rendering by a running app', () => {
 				'<genericSmsSendUrl>https://sms.example.com/send?user=%account[apiUser]%&amp;to=%sms_to%</genericSmsSendUrl>\n' +
 				'</account>\n'
 		);
-		const remote = await check([file, '--server', server.url, '--reporter', 'json']);
+		const remote = await check([file, '--server', api.url, '--reporter', 'json']);
 		const report = JSON.parse(remote.stdout) as JsonReport;
 		expect(report.files[0].findings.map((f) => f.code)).not.toContain('unknown_placeholder');
 		expect(JSON.stringify(report.files[0].renderings)).toContain('user=acme');
@@ -171,7 +175,7 @@ describe('check --server: lint and rendering by a running app', () => {
 
 	it('a refused token: a clear message, the token masked, exit code 2', async () => {
 		const wrong = 'pst_0123456789abcdef0123456789abcdef';
-		const result = await check([fixture('clean/acme.xml'), '--server', server.url], wrong);
+		const result = await check([fixture('clean/acme.xml'), '--server', api.url], wrong);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('refused the API token pst_••••••••');
 		expect(result.stderr).toContain('401');
@@ -182,7 +186,7 @@ describe('check --server: lint and rendering by a running app', () => {
 			'check',
 			fixture('clean/acme.xml'),
 			'--server',
-			server.url,
+			api.url,
 			'--token',
 			wrong
 		]);
@@ -201,17 +205,14 @@ describe('check --server: lint and rendering by a running app', () => {
 	it('usage errors: no token, a bad origin, --flows or --token without --server', async () => {
 		const file = fixture('clean/acme.xml');
 		const cases: [string[], RegExp][] = [
-			[
-				['check', file, '--server', server.url],
-				/needs an API token: set PROVISIONING_STUDIO_TOKEN/
-			],
+			[['check', file, '--server', api.url], /needs an API token: set PROVISIONING_STUDIO_TOKEN/],
 			[['check', file, '--server', 'ftp://example.com', '--token', 'x'], /http: or https:/],
-			[['check', file, '--server', `${server.url}/api`, '--token', 'x'], /origin only/],
+			[['check', file, '--server', `${api.url}/api`, '--token', 'x'], /origin only/],
 			[['check', file, '--flows', 'sso'], /--flows needs --server/],
 			[['check', file, '--token', 'x'], /--token needs --server/],
-			[['check', file, '--server', server.url, '--token', 'x', '--flows', 'nope'], /not "nope"/],
+			[['check', file, '--server', api.url, '--token', 'x', '--flows', 'nope'], /not "nope"/],
 			[
-				['check', file, '--server', server.url, '--token', 'x', '--value', 'a=b'],
+				['check', file, '--server', api.url, '--token', 'x', '--value', 'a=b'],
 				/--value needs --flows/
 			]
 		];
@@ -228,7 +229,7 @@ describe('check --server --live: the server sends, as its test calls', () => {
 		const file = sendMessageProfile('live-ok');
 		const before = upstream.requests.length;
 		// No OUTBOUND_ALLOW here: the local policy would refuse 127.0.0.1; the server's allows it.
-		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		const result = await check([file, '--server', api.url, '--live'], editorToken);
 		expect(result.stderr).toBe('');
 		expect(result.code).toBe(0);
 		const sent = upstream.requests.slice(before);
@@ -246,7 +247,7 @@ describe('check --server --live: the server sends, as its test calls', () => {
 			body: '{"message_id": "m-1"}'
 		});
 		const result = await check(
-			[file, '--server', server.url, '--live', '--expect', 'sendMessage:action.kind=storeSmsId'],
+			[file, '--server', api.url, '--live', '--expect', 'sendMessage:action.kind=storeSmsId'],
 			editorToken
 		);
 		expect(result.code).toBe(1);
@@ -263,7 +264,7 @@ describe('check --server --live: the server sends, as its test calls', () => {
 				`http://127.0.0.1:${await freePort()}`
 			)
 		);
-		const result = await check([file, '--server', server.url, '--live'], editorToken);
+		const result = await check([file, '--server', api.url, '--live'], editorToken);
 		expect(result.code).toBe(4);
 		expect(result.stdout).toContain('live_network');
 	});
@@ -285,22 +286,22 @@ describe('check --server --live: the server sends, as its test calls', () => {
 				.filter((r) => r.url === '/builtin')
 				.map((r) => JSON.parse(r.body).to);
 		let before = upstream.requests.length;
-		const one = await check([file, '--server', server.url, '--live'], editorToken);
+		const one = await check([file, '--server', api.url, '--live'], editorToken);
 		expect(one.code).toBe(0);
 		expect(sentSince(before)).toEqual(['+14155550123']);
 		expect(one.stdout).toContain(
-			`Live: sending 1 request (one per service: the first request of each service's first scenario; --live-all sends all 5) to ${new URL(upstream.url).host}, through ${server.url} (it sends them as its test calls).`
+			`Live: sending 1 request (one per service: the first request of each service's first scenario; --live-all sends all 5) to ${new URL(upstream.url).host}, through ${api.url} (it sends them as its test calls).`
 		);
 		before = upstream.requests.length;
 		const picked = await check(
-			[file, '--server', server.url, '--live', '--scenario', 'Two recipients'],
+			[file, '--server', api.url, '--live', '--scenario', 'Two recipients'],
 			editorToken
 		);
 		expect(picked.code).toBe(0);
 		// The server builds the first recipient's request alone.
 		expect(sentSince(before)).toEqual(['+14155550123']);
 		before = upstream.requests.length;
-		const all = await check([file, '--server', server.url, '--live-all'], editorToken);
+		const all = await check([file, '--server', api.url, '--live-all'], editorToken);
 		expect(all.code).toBe(0);
 		expect(sentSince(before)).toHaveLength(5);
 		expect(sentSince(before).slice(-2)).toEqual(['+14155550123', '+447700900456']);
@@ -309,7 +310,7 @@ describe('check --server --live: the server sends, as its test calls', () => {
 	it('a viewer’s token cannot send: 403 explained, exit 2, nothing sent', async () => {
 		const file = sendMessageProfile('live-viewer');
 		const before = upstream.requests.length;
-		const result = await check([file, '--server', server.url, '--live']);
+		const result = await check([file, '--server', api.url, '--live']);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('403');
 		expect(upstream.requests.length).toBe(before);
@@ -320,10 +321,7 @@ describe('check --server --flows', () => {
 	it('runs a flow there with the scenario’s values and reports each step', async () => {
 		const file = sendMessageProfile('flow-ok');
 		const before = upstream.requests.length;
-		const result = await check(
-			[file, '--server', server.url, '--flows', 'send-message'],
-			editorToken
-		);
+		const result = await check([file, '--server', api.url, '--flows', 'send-message'], editorToken);
 		expect(result.stderr).toBe('');
 		expect(result.code).toBe(0);
 		const sent = upstream.requests.slice(before);
@@ -343,7 +341,7 @@ describe('check --server --flows', () => {
 			[
 				file,
 				'--server',
-				server.url,
+				api.url,
 				'--flows',
 				'send-message',
 				'--value',
@@ -375,7 +373,7 @@ describe('check --server --flows', () => {
 			body: '{"message": "Out of credit"}'
 		});
 		const result = await check(
-			[file, '--server', server.url, '--flows', 'send-message', '--fail-on', 'none'],
+			[file, '--server', api.url, '--flows', 'send-message', '--fail-on', 'none'],
 			editorToken
 		);
 		expect(result.code).toBe(1);
@@ -389,7 +387,7 @@ describe('check --server --flows', () => {
 			[
 				file,
 				'--server',
-				server.url,
+				api.url,
 				'--flows',
 				'send-message',
 				'--reporter',
@@ -408,7 +406,7 @@ describe('check --server --flows', () => {
 		expect(await junitErrors(xml)).toEqual([]);
 		upstream.answerNext({ status: 500, body: 'no' });
 		const sarif = await check(
-			[file, '--server', server.url, '--flows', 'send-message', '--reporter', 'sarif'],
+			[file, '--server', api.url, '--flows', 'send-message', '--reporter', 'sarif'],
 			editorToken
 		);
 		expect(sarif.code).toBe(1);
@@ -425,7 +423,7 @@ describe('check --server --flows', () => {
 			readFileSync(sendMessageProfile('flow-closed'), 'utf8').replace(upstream.url, closed)
 		);
 		const result = await check(
-			[file, '--server', server.url, '--flows', 'send-message', '--reporter', 'json'],
+			[file, '--server', api.url, '--flows', 'send-message', '--reporter', 'json'],
 			editorToken
 		);
 		expect(result.code).toBe(4);
@@ -438,10 +436,7 @@ describe('check --server --flows', () => {
 	it('inputs a flow needs and the run does not give: named, nothing sent, exit 1', async () => {
 		const file = sendMessageProfile('flow-missing');
 		const before = upstream.requests.length;
-		const result = await check(
-			[file, '--server', server.url, '--flows', 'registration'],
-			editorToken
-		);
+		const result = await check([file, '--server', api.url, '--flows', 'registration'], editorToken);
 		expect(result.code).toBe(1);
 		expect(result.stdout).toMatch(/needs values this run does not give: .*phoneNumber/);
 		expect(result.stdout).toContain('--value');
@@ -451,7 +446,7 @@ describe('check --server --flows', () => {
 	it('a viewer’s token cannot run flows: 403 explained, exit 2', async () => {
 		const file = sendMessageProfile('flow-viewer');
 		const before = upstream.requests.length;
-		const result = await check([file, '--server', server.url, '--flows', 'send-message']);
+		const result = await check([file, '--server', api.url, '--flows', 'send-message']);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('403');
 		expect(result.stderr).toContain('editor');
