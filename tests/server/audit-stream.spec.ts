@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensurePromtool } from '../../scripts/ensure-promtool.js';
 import type { AuditStreamStatus } from '../../src/lib/server/audit/stream';
 import { ADMIN, ADMIN_ENV, sleep } from '../helpers/fixtures';
+import { promtoolCheckMetrics } from '../helpers/promtool';
 import {
 	Client,
 	makeDataDir,
@@ -195,8 +194,7 @@ describe('the audit stream', () => {
 			/^provisioning_audit_stream_delivery_duration_seconds_count\{result="failure"\} [1-9]/m
 		);
 		// Prometheus' own linter has nothing to say of the stream's families with their samples.
-		const checked = execFileSync(ensurePromtool(), ['check', 'metrics'], { input: metrics });
-		expect(checked.toString()).toBe('');
+		expect(await promtoolCheckMetrics(metrics)).toBe('');
 	});
 
 	it('loses nothing across a restart: entries recorded before it are delivered after it, in order', async () => {

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePromtool } from '../../scripts/ensure-promtool.js';
 import { ADMIN, ADMIN_ENV, createProfile, profileDocument } from '../helpers/fixtures';
+import { promtoolCheckMetrics } from '../helpers/promtool';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
@@ -14,10 +14,10 @@ import { startUpstream, type Upstream } from '../helpers/upstream';
 const TOKEN = 'metrics-token-for-the-tests-0123456789';
 let server: TestServer;
 let upstream: Upstream;
-let promtool: string;
 
 beforeAll(async () => {
-	promtool = ensurePromtool();
+	// Installed (if it is not there yet) before the servers start, not inside a test's time.
+	ensurePromtool();
 	upstream = await startUpstream({
 		otherwise: {
 			status: 200,
@@ -126,7 +126,7 @@ describe('GET /metrics', () => {
 		expect(text).toContain('# TYPE provisioning_event_streams_open gauge');
 
 		// Prometheus' own linter: exit code 0 and not a word.
-		const checked = execFileSync(promtool, ['check', 'metrics'], { input: text }).toString();
+		const checked = await promtoolCheckMetrics(text);
 		expect(checked).toBe('');
 	});
 
