@@ -19,19 +19,15 @@ export default defineConfig({
 	use: {
 		browserName: 'chromium',
 		launchOptions: {
-			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			// Chromium's headless build (see scripts/ensure-chromium.js); Playwright adds --headless.
+			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
 			args: [
-				'--headless',
 				'--no-sandbox',
 				'--disable-gpu',
 				'--disable-background-networking',
 				'--disable-component-update',
 				'--disable-sync',
-				'--no-first-run',
-				// The full browser's headless mode readies the address bar's suggestion popup (a
-				// page of its own, in a process of its own) for every window: a second of a core
-				// per test that no test looks at.
-				'--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'
+				'--no-first-run'
 			]
 		}
 	}
