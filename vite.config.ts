@@ -17,6 +17,10 @@ export default defineConfig({
 		// Vitest keeps one core free by default, which leaves a two-core machine running one file at
 		// a time; the unit files compute and wait for nothing, so every core runs one.
 		maxWorkers: availableParallelism(),
+		// The files of a worker share its loaded modules instead of each importing the app's
+		// modules again: the imports took more of the run than the tests. A file that changes
+		// something global (timers, a stubbed global or variable, the password cost) puts it back.
+		isolate: false,
 		expect: { requireAssertions: true }
 	}
 });

@@ -18,6 +18,9 @@ export default defineConfig({
 		// Two files at a time: most of a file's time is its servers starting and real time passing.
 		fileParallelism: true,
 		maxWorkers: 2,
+		// A worker's files share its loaded modules (the document's checker among them) instead of
+		// each loading them again; a file that changes the environment or a global puts it back.
+		isolate: false,
 		globalSetup: ['tests/cli/build-once.ts'],
 		expect: { requireAssertions: true }
 	}

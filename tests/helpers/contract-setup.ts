@@ -18,27 +18,48 @@ import { isAppOrigin } from './server';
  */
 setGlobalDispatcher(new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 }));
 
-const pending: Promise<string[]>[] = [];
-const original = globalThis.fetch;
+/**
+ * The answers being checked, and the check around `fetch`: installed once per worker, whose
+ * files share their modules and globals (the setup runs again before each file).
+ */
+interface Checked {
+	pending: Promise<string[]>[];
+}
+const INSTALLED = Symbol.for('provisioning-studio.tests.contract-fetch');
+const installed = globalThis as typeof globalThis & { [INSTALLED]?: Checked };
+const checked: Checked = (installed[INSTALLED] ??= installCheck());
 
-globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-	const response = await original(input, init);
-	const url = response.url || (input instanceof Request ? input.url : String(input));
-	const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-	if (!isAppOrigin(url)) return response;
-	const { pathname } = new URL(url);
-	// The API's addresses; the reference page (/api/docs) is a page of the app, not an operation.
-	if (!/^\/(api|sandbox|sink)\//.test(pathname) || pathname === '/api/docs') return response;
-	const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-	const copy = streamed ? undefined : response.clone();
-	pending.push(
-		(async () => {
-			const text = copy ? await copy.text().catch(() => undefined) : undefined;
-			return violations({ method, url, status: response.status, headers: response.headers, text });
-		})()
-	);
-	return response;
-};
+function installCheck(): Checked {
+	const state: Checked = { pending: [] };
+	const original = globalThis.fetch;
+	globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+		const response = await original(input, init);
+		const url = response.url || (input instanceof Request ? input.url : String(input));
+		const method = (
+			init?.method ?? (input instanceof Request ? input.method : 'GET')
+		).toUpperCase();
+		if (!isAppOrigin(url)) return response;
+		const { pathname } = new URL(url);
+		// The API's addresses; the reference page (/api/docs) is a page of the app, not an operation.
+		if (!/^\/(api|sandbox|sink)\//.test(pathname) || pathname === '/api/docs') return response;
+		const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+		const copy = streamed ? undefined : response.clone();
+		state.pending.push(
+			(async () => {
+				const text = copy ? await copy.text().catch(() => undefined) : undefined;
+				return violations({
+					method,
+					url,
+					status: response.status,
+					headers: response.headers,
+					text
+				});
+			})()
+		);
+		return response;
+	};
+	return state;
+}
 
 /**
  * `CONTRACT_PARTIAL=1` (while an area's operations are being written): answers of paths the
@@ -47,7 +68,7 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
 const partial = process.env.CONTRACT_PARTIAL === '1';
 
 afterEach(async () => {
-	const found = (await Promise.all(pending.splice(0)))
+	const found = (await Promise.all(checked.pending.splice(0)))
 		.flat()
 		.filter((v) => !partial || !/the document has no (path|[A-Z]+ for)/.test(v));
 	if (found.length) {
