@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page, type Response } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { violations } from '../helpers/contract';
+import { isOperationPath, violations } from '../helpers/contract';
 import { startServer, stopAllServers, type TestServer } from '../helpers/server';
 
 /**
@@ -80,7 +80,7 @@ export const test = base.extend<object, { app: TestServer; adminState: string }>
 async function apiViolations(response: Response): Promise<string[]> {
 	const url = new URL(response.url());
 	if (url.hostname !== '127.0.0.1') return [];
-	if (!/^\/(api|sandbox|sink)\//.test(url.pathname) || url.pathname === '/api/docs') return [];
+	if (!isOperationPath(url.pathname)) return [];
 	const all = await response.allHeaders().catch(() => undefined);
 	// The page closed before the answer's headers were read: nothing to hold.
 	if (!all) return [];

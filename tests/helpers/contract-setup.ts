@@ -1,6 +1,6 @@
 import { Agent, setGlobalDispatcher } from 'undici';
 import { afterEach } from 'vitest';
-import { violations } from './contract';
+import { isOperationPath, violations } from './contract';
 import { isAppOrigin } from './server';
 
 /**
@@ -40,8 +40,7 @@ function installCheck(): Checked {
 		).toUpperCase();
 		if (!isAppOrigin(url)) return response;
 		const { pathname } = new URL(url);
-		// The API's addresses; the reference page (/api/docs) is a page of the app, not an operation.
-		if (!/^\/(api|sandbox|sink)\//.test(pathname) || pathname === '/api/docs') return response;
+		if (!isOperationPath(pathname)) return response;
 		const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 		const copy = streamed ? undefined : response.clone();
 		state.pending.push(

@@ -56,6 +56,14 @@ const ROUTES: Route[] = Object.keys(DOCUMENT.paths)
 	}))
 	.sort((a, b) => b.literal - a.literal);
 
+/**
+ * Whether an address is one of the API's operations: under `/api`, the push gateway or the echo
+ * sinks. The reference page (`/api/docs`) is a page of the app, not an operation.
+ */
+export function isOperationPath(pathname: string): boolean {
+	return /^\/(api|sandbox|sink)\//.test(pathname) && pathname !== '/api/docs';
+}
+
 /** The document's path template for a request path, if it has one. */
 export function templateOf(pathname: string): string | undefined {
 	// As the router matches it: decoded, all but `%25` (`/api/test-call%73` is `/api/test-calls`).

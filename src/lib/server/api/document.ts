@@ -126,9 +126,9 @@ let made:
 	| {
 			body: string;
 			etag: string;
-			/** The body gzipped once, for the clients that take it (most do). */
-			/** `body` as UTF-8, and gzipped: what is sent. */
+			/** `body` as UTF-8: what is sent to a client that does not take gzip. */
 			plain: ArrayBuffer;
+			/** The body gzipped once, for the clients that take it (most do). */
 			gzipped: ArrayBuffer;
 			document: ReturnType<typeof buildDocument>;
 			operations: number;
