@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
 
 /**
  * Password hashing with scrypt at OWASP's parameters (N = 2^17, r = 8, p = 1), stored as a
@@ -91,9 +92,17 @@ async function derive(
 
 let common: Set<string> | undefined;
 
-/** The commonly used passwords (zxcvbn's list, built from leaked password sets), lower case. */
+/**
+ * The commonly used passwords (zxcvbn's list, built from leaked password sets), lower case. The
+ * list is loaded the first time a password is chosen, not when the app starts.
+ */
 function commonPasswords(): Set<string> {
-	common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+	if (!common) {
+		const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as {
+			dictionary: typeof Dictionary;
+		};
+		common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+	}
 	return common;
 }
 

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import {
 	RateLimiterMemory,
 	RateLimiterPostgres,
@@ -10,6 +10,7 @@ import {
 } from 'rate-limiter-flexible';
 import { readConfig } from './config';
 import { keepConnectionErrors } from '../store/open';
+import { postgresDriver } from '../store/pg';
 import { logger } from './logger';
 
 /**
@@ -49,7 +50,11 @@ let pool: pg.Pool | undefined;
 /** A few connections of its own, so a busy store never delays a limit or a notification. */
 function sharedPool(url: string): pg.Pool {
 	if (!pool) {
-		pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 1000 });
+		pool = new (postgresDriver().Pool)({
+			connectionString: url,
+			max: 4,
+			connectionTimeoutMillis: 1000
+		});
 		// An idle connection broke (the server restarted): the next query opens a new one.
 		pool.on('error', () => undefined);
 		keepConnectionErrors(pool);
@@ -186,7 +191,10 @@ function stopPolling() {
 async function listen(url: string): Promise<void> {
 	mode = 'connecting';
 	startPolling();
-	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+	const client = new (postgresDriver().Client)({
+		connectionString: url,
+		connectionTimeoutMillis: 5000
+	});
 	let lost = false;
 	const probe = `probe:${randomUUID()}`;
 	let heard: () => void = () => {};

@@ -1,7 +1,7 @@
 // Plain JavaScript: besides the app, scripts/serve.js reads it, so the start script and the app
 // write to one logger (one stream, one format), including the lines before the app is loaded.
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import pretty from 'pino-pretty';
 
 /**
  * The app's log: `pino`, one JSON object a line (`LOG_FORMAT=json`, the default when stdout is
@@ -111,8 +111,14 @@ function jsonStream() {
 	};
 }
 
-/** Readable lines on a terminal, warnings and errors on stderr, each line once. */
+/**
+ * Readable lines on a terminal, warnings and errors on stderr, each line once. `pino-pretty` is
+ * loaded only here: a server writing JSON (every deployment) never compiles it.
+ */
 function prettyStreams() {
+	const pretty = /** @type {typeof import('pino-pretty')} */ (
+		createRequire(import.meta.url)('pino-pretty')
+	);
 	/** @param {1 | 2} fd */
 	const stream = (fd) =>
 		pretty({

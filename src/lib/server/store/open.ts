@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import {
 	kyselyStore,
 	type Backend,
@@ -21,6 +21,7 @@ import type { Tables } from './schema';
 import type { Store } from './types';
 import { logger } from '../platform/logger';
 import { metrics } from '../platform/metrics.js';
+import { postgresDriver } from './pg';
 
 /** The SQLite file in a data directory. */
 export const SQLITE_FILE = 'provisioning.db';
@@ -164,7 +165,8 @@ export function keepConnectionErrors(pool: pg.Pool): void {
  * is dropped and a new one opened for the next query, so the app recovers by itself.
  */
 export function postgresBackend(url: string, options: PostgresOptions = {}): Backend {
-	const pool = new pg.Pool({
+	const { Pool, types } = postgresDriver();
+	const pool = new Pool({
 		connectionString: url,
 		max: options.max ?? 10,
 		connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
@@ -172,7 +174,7 @@ export function postgresBackend(url: string, options: PostgresOptions = {}): Bac
 			getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
 				oid === INT8_OID && format !== 'binary'
 					? (value: string) => Number(value)
-					: pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
+					: types.getTypeParser(oid, format)) as typeof types.getTypeParser
 		}
 	});
 	pool.on('error', (error) => {
