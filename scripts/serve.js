@@ -261,8 +261,9 @@ server.listen(port, host, () => {
 /**
  * A graceful stop: no new connections; readiness answers 503 at once; every event stream gets
  * a last event and ends (the browser reconnects elsewhere and resumes); the requests in flight
- * (test calls, saves, imports, flows) are answered, for up to SHUTDOWN_TIMEOUT_SECONDS; then the
- * database is closed, last, and the process exits 0. A second signal does not cut it short.
+ * (test calls, saves, imports, flows) are answered, and the work of those whose caller went away
+ * finished, for up to SHUTDOWN_TIMEOUT_SECONDS; then the database is closed, last, and the
+ * process exits 0. A second signal does not cut it short.
  */
 async function shutdown(signal) {
 	if (stopping) return;
@@ -277,20 +278,28 @@ async function shutdown(signal) {
 	server.closeIdleConnections();
 	const streams = lifecycle?.endStreams() ?? 0;
 	if (streams > 0) log.info({ streams }, `Told ${streams} event stream(s) to reconnect elsewhere.`);
-	const idle = new Promise((resolve) => {
+	const answered = new Promise((resolve) => {
 		onIdle = resolve;
 		if (inFlight === 0) resolve();
 	});
+	// A request whose caller went away is no longer in flight here, but the app may still be
+	// doing its work (a save, a test call, its audit entry): the database stays open for it.
+	const idle = Promise.all([answered, lifecycle?.settled()]);
 	const late = await Promise.race([
 		idle.then(() => false),
 		new Promise((resolve) => setTimeout(() => resolve(true), shutdownSeconds * 1000).unref())
 	]);
-	if (late) {
+	if (late && inFlight > 0) {
 		log.warn(
 			{ inFlight },
 			`${inFlight} request(s) still in flight after ${shutdownSeconds} s: their connections are closed.`
 		);
 		server.closeAllConnections();
+	} else if (late) {
+		log.warn(
+			{ inFlight },
+			`Work for callers that went away still under way after ${shutdownSeconds} s: it is cut off.`
+		);
 	}
 	try {
 		await lifecycle?.close();

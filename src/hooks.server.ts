@@ -15,7 +15,12 @@ import { errorPage } from '$lib/server/http/error-page';
 import { installDirectApi } from '$lib/server/http/direct-api';
 import { installDirectDocument } from '$lib/server/api/document-direct';
 import { installDirectGateway } from '$lib/server/push/gateway-direct';
-import { installLifecycle, noteRequest, type StartFacts } from '$lib/server/platform/lifecycle';
+import {
+	installLifecycle,
+	noteRequest,
+	whileWorking,
+	type StartFacts
+} from '$lib/server/platform/lifecycle';
 import type { ServerConfig } from '$lib/server/platform/config';
 import { SQLITE_FILE } from '$lib/server/store/open';
 import { applyEnvironment } from '$lib/server/platform/environment';
@@ -301,8 +306,9 @@ export const handleError: HandleServerError = ({ error, event, status, message }
  */
 const observe: Handle = async ({ event, resolve }) => {
 	// Audit entries and test calls made while answering name the request (its X-Request-Id).
-	const response = await withRequest(event.request.headers.get('x-request-id'), () =>
-		resolve(event)
+	// A stop waits for the work even when its caller has gone (see whileWorking).
+	const response = await whileWorking(() =>
+		withRequest(event.request.headers.get('x-request-id'), () => resolve(event))
 	);
 	let ip: string | null = null;
 	try {

@@ -211,6 +211,43 @@ describe('a graceful stop', () => {
 		expect(profile.body.profile!.document.scenarios[0].values.sms_body).toHaveLength(200_000);
 	});
 
+	it('finishes the test call of a caller that went away, and keeps it in the history, before it closes the database', async () => {
+		const { server, admin } = await serverWithAdmin(OUTBOUND);
+		upstream.answerNext(slowAnswer(1500, '{"sms_id": "after-the-caller"}'));
+		const seen = upstream.requests.length;
+		const body = testCallBody(`${upstream.url}/gone`);
+		const socket = connect(server.port, '127.0.0.1');
+		socket.write(
+			`POST /api/test-calls HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+				`Origin: ${server.url}\r\nCookie: ps_session=${admin.session}\r\n` +
+				`Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+		);
+		await until(() => upstream.requests.length > seen, 'the test call reached the upstream');
+		// The caller goes away: its request ends for the HTTP server (logged without a status)
+		// while the app still waits for the upstream.
+		socket.destroy();
+		await until(
+			() => /"route":"\/api\/test-calls","status":0/.test(server.stdout()),
+			'the request ended for the HTTP server'
+		);
+
+		expect(await server.terminate('SIGTERM')).toBe(0);
+		expect(server.stdout()).toContain('answering the 0 request(s) in flight');
+		expect(server.stderr()).not.toMatch(/destroyed|failed unexpectedly|answered 500/);
+
+		// After a restart on the same data, the call is in the history with the upstream's answer.
+		const again = await startServer({ env: ADMIN_ENV, dataDir: server.dataDir });
+		const reader = new Client(again);
+		await reader.login(ADMIN_ENV.ADMIN_EMAIL, ADMIN_ENV.ADMIN_PASSWORD);
+		const list = await reader.json<{ calls: { id: number; url: string }[] }>(
+			'/api/test-calls?service=sendMessage'
+		);
+		expect(list.body.calls.map((c) => c.url)).toEqual([`${upstream.url}/gone`]);
+		const entry = await reader.json(`/api/test-calls/${list.body.calls[0].id}`);
+		expect(entry.status).toBe(200);
+		expect(entry.text).toContain('after-the-caller');
+	});
+
 	it('closes what is still in flight after SHUTDOWN_TIMEOUT_SECONDS, and still exits 0', async () => {
 		const { server, admin } = await serverWithAdmin({ ...OUTBOUND, SHUTDOWN_TIMEOUT_SECONDS: '1' });
 		upstream.answerNext(slowAnswer(6000, '{"sms_id": "too-late"}'));

@@ -8,7 +8,7 @@ import { serverContext } from '../platform/context';
 import { bodySizeLimit } from './body-limit.js';
 import { API_OUTAGE, badRequestBody, parseJsonBody } from './body';
 import { clientAddress, headerOf, nodeBody } from './node-request';
-import { noteRequest } from '../platform/lifecycle';
+import { noteRequest, whileWorking } from '../platform/lifecycle';
 import { isDatabaseUnavailable } from '../store/errors';
 import { answerTestCall, TestCallInputSchema, type JsonAnswer } from '../test-calls';
 import { logger } from '../platform/logger';
@@ -53,7 +53,7 @@ export function installDirectApi(): void {
 
 /** The handler itself (the start script's, and the tests'). */
 export const directApi: DirectApi = (req, res, next) => {
-	serve(req, res, next).catch((error) => {
+	whileWorking(() => serve(req, res, next)).catch((error) => {
 		logger().error({ err: error, route: DIRECT_PATH }, 'A test call failed unexpectedly.');
 		res.destroy();
 	});

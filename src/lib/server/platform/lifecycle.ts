@@ -28,6 +28,8 @@ export interface Lifecycle {
 	facts(): StartFacts;
 	drain(): void;
 	endStreams(): number;
+	/** Resolves once no request's work is under way (see {@link whileWorking}). */
+	settled(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -54,6 +56,36 @@ export function trackStream(end: () => void): () => void {
 	return () => {
 		if (streams.delete(end)) metrics().eventStreams.dec();
 	};
+}
+
+/** How many requests' work is under way, and who waits for it to end. */
+let working = 0;
+let whenSettled: (() => void)[] = [];
+
+/**
+ * Runs a request's work and counts it until it ends, whether or not its caller is still there.
+ * The start script counts a request until its connection closes; a caller that goes away (a tab
+ * closed, a client's timeout) closes it while the app still saves, calls or writes the audit
+ * entry. A stop waits for this work too before it closes the database, so what was begun is
+ * finished and written down, not cut off by a closed database.
+ */
+export async function whileWorking<T>(work: () => T | Promise<T>): Promise<T> {
+	working++;
+	try {
+		return await work();
+	} finally {
+		working--;
+		if (working === 0) {
+			const waiting = whenSettled;
+			whenSettled = [];
+			for (const resolve of waiting) resolve();
+		}
+	}
+}
+
+function settled(): Promise<void> {
+	if (working === 0) return Promise.resolve();
+	return new Promise((resolve) => whenSettled.push(resolve));
 }
 
 /** A blocked event loop past this long within the last window makes liveness answer 503. */
@@ -112,6 +144,7 @@ export function installLifecycle(
 			for (const end of open) end();
 			return open.length;
 		},
+		settled,
 		async close() {
 			// A stop that did not drain first (or a worker that failed) still closes the store.
 			await (workersStopped ??= stopWorkers()).catch(() => undefined);

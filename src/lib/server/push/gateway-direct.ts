@@ -6,6 +6,7 @@ import { clientAddress, headerOf, nodeBody } from '../http/node-request';
 import { answerPush } from './sandboxes';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../store/errors';
 import { logger } from '../platform/logger';
+import { whileWorking } from '../platform/lifecycle';
 
 /**
  * The push sandboxes' gateway served straight from Node's HTTP server, before the kit's
@@ -28,7 +29,7 @@ type DirectGateway = (req: IncomingMessage, res: ServerResponse) => void;
 /** Makes the handler available to the start script. */
 export function installDirectGateway(): void {
 	(globalThis as Record<symbol, DirectGateway>)[DIRECT_GATEWAY] = (req, res) => {
-		serve(req, res).catch(() => res.destroy());
+		whileWorking(() => serve(req, res)).catch(() => res.destroy());
 	};
 }
 
