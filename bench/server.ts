@@ -141,14 +141,28 @@ function putLoad(
 
 /**
  * Reads the profiles' revisions back: a run stopped at its time with saves in flight, which the
- * server made though the run counted no answer.
+ * server made though the run counted no answer. Read until two readings a quarter of a second
+ * apart agree, so a save still being made when the run stopped is counted too (a revision read
+ * before it lands would make every later save of that profile a conflict).
  */
 async function syncRevisions(base: string, auth: Record<string, string>, ids: string[]) {
-	for (const id of ids) {
-		const answer = await fetch(`${base}/api/profiles/${id}`, { headers: auth });
-		const { profile } = (await answer.json()) as { profile: { revision: number } };
-		revisions.set(id, profile.revision);
+	const read = async () => {
+		const found: number[] = [];
+		for (const id of ids) {
+			const answer = await fetch(`${base}/api/profiles/${id}`, { headers: auth });
+			const { profile } = (await answer.json()) as { profile: { revision: number } };
+			found.push(profile.revision);
+		}
+		return found;
+	};
+	let last = await read();
+	for (;;) {
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		const now = await read();
+		if (now.every((revision, i) => revision === last[i])) break;
+		last = now;
 	}
+	ids.forEach((id, i) => revisions.set(id, last[i]));
 }
 
 function row(label: string, r: autocannon.Result): string[] {
