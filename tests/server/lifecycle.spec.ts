@@ -248,6 +248,33 @@ describe('a graceful stop', () => {
 		expect(entry.text).toContain('after-the-caller');
 	});
 
+	it('does not wait out a sink’s delay once its caller has gone: the request is recorded, nothing is left to finish', async () => {
+		const { server, admin } = await serverWithAdmin({ SHUTDOWN_TIMEOUT_SECONDS: '2' });
+		const made = await admin.json<{ sink: { key: string; path: string } }>('/api/sinks', {
+			method: 'POST',
+			json: { name: 'Slow', answer: { status: 204, contentType: '', body: '', delayMs: 10_000 } }
+		});
+		expect(made.status).toBe(201);
+		const socket = connect(server.port, '127.0.0.1');
+		socket.write(
+			`GET ${made.body.sink.path}gone HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`
+		);
+		const requests = async () =>
+			(await admin.json<{ requests: { path: string }[] }>(`/api/sinks/${made.body.sink.key}`)).body
+				.requests ?? [];
+		for (let i = 0; i < 200 && (await requests()).length === 0; i++) await sleep(50);
+		expect((await requests()).map((r) => r.path)).toEqual(['/gone']);
+		socket.destroy();
+		await until(
+			() => /"route":"\/sink\/\[key\]\/\[\.\.\.path\]","status":0/.test(server.stdout()),
+			'the request ended for the HTTP server'
+		);
+
+		expect(await server.terminate('SIGTERM')).toBe(0);
+		expect(server.stderr()).not.toContain('still under way');
+		expect(server.stderr()).not.toContain('still in flight');
+	});
+
 	it('closes what is still in flight after SHUTDOWN_TIMEOUT_SECONDS, and still exits 0', async () => {
 		const { server, admin } = await serverWithAdmin({ ...OUTBOUND, SHUTDOWN_TIMEOUT_SECONDS: '1' });
 		upstream.answerNext(slowAnswer(6000, '{"sms_id": "too-late"}'));

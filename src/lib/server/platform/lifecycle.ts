@@ -74,12 +74,31 @@ export async function whileWorking<T>(work: () => T | Promise<T>): Promise<T> {
 	try {
 		return await work();
 	} finally {
-		working--;
-		if (working === 0) {
-			const waiting = whenSettled;
-			whenSettled = [];
-			for (const resolve of waiting) resolve();
-		}
+		stopCounting();
+	}
+}
+
+function stopCounting(): void {
+	working--;
+	if (working === 0) {
+		const waiting = whenSettled;
+		whenSettled = [];
+		for (const resolve of waiting) resolve();
+	}
+}
+
+/**
+ * Waits `ms` inside a request's work without counting as work meanwhile: a wait that holds
+ * nothing to finish (a sink's chosen delay, after the request is recorded). A stop does not wait
+ * for it when its caller has gone; a caller still there is waited for as every request is.
+ */
+export async function idleWait(ms: number): Promise<void> {
+	const counted = working > 0;
+	if (counted) stopCounting();
+	try {
+		await new Promise((resolve) => setTimeout(resolve, ms));
+	} finally {
+		if (counted) working++;
 	}
 }
 

@@ -1,6 +1,7 @@
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp } from '$lib/server/http/body';
 import { receiveAtSink, sinkResponse } from '$lib/server/sinks';
+import { idleWait } from '$lib/server/platform/lifecycle';
 import type { RequestHandler } from './$types';
 
 /** Every request to `/sink/<key>/…` is recorded and answered as the sink's users chose. */
@@ -32,6 +33,7 @@ export const fallback: RequestHandler = async (event) => {
 			}
 		);
 	}
-	if (answer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+	// Recorded: the delay holds no work a stop must wait for once the caller has gone.
+	if (answer.delayMs > 0) await idleWait(answer.delayMs);
 	return sinkResponse(answer, request.method);
 };
