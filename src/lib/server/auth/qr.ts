@@ -1,9 +1,10 @@
 import QRCode from 'qrcode';
 
 /**
- * A QR code drawn by the app itself: the dark modules as one SVG path, which the page renders as
- * markup (no image from another service, no inline script or `{@html}`, nothing for the browser
- * to load). Each run of dark modules in a row is one rectangle.
+ * A QR code drawn by the app itself: the dark modules as one SVG path, which the page binds to
+ * a `<path>` element's `d` attribute (no image from another service, no inline script, no raw
+ * HTML inserted, nothing for the browser to load). Each run of dark modules in a row is one
+ * rectangle.
  */
 export interface QrPath {
 	/** Modules per side, without the quiet zone. */
