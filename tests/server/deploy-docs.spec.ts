@@ -11,7 +11,7 @@ import { ensurePromtool } from '../../scripts/ensure-promtool.js';
  * after a `<!-- deploy-docs: <file> -->` line) pass `promtool check config` and
  * `promtool check rules`, every metric the rules use is one the app exports, the systemd unit
  * gives a stop more than SHUTDOWN_TIMEOUT_SECONDS, nginx's unbuffered location covers every
- * event-stream route, and every setting the page names is in the README's settings table. No
+ * event-stream route, and every setting the page names is in docs/configuration.md's settings table. No
  * server is started: the app's metric names and routes are read from its source, prom-client's
  * default metrics from a registry made here.
  */
@@ -100,10 +100,10 @@ function metricNames(expr: string): string[] {
 	return [...found];
 }
 
-/** The settings of the README's table, `<NAME>_FILE` forms included. */
-function readmeSettings(): Set<string> {
-	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)?.[1] ?? '';
+/** The settings of docs/configuration.md's table, `<NAME>_FILE` forms included. */
+function documentedSettings(): Set<string> {
+	const doc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+	const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(doc)?.[1] ?? '';
 	const names = new Set<string>();
 	for (const line of table.split('\n')) {
 		const first = line.split('|')[1] ?? '';
@@ -202,8 +202,8 @@ describe('docs/deploy.md', () => {
 		for (const stream of streams) expect(`/${stream}`).toMatch(new RegExp(location!));
 	});
 
-	it('names only settings of the README’s table', () => {
-		const settings = readmeSettings();
+	it('names only settings of the configuration’s table', () => {
+		const settings = documentedSettings();
 		expect(settings).toContain('SHUTDOWN_TIMEOUT_SECONDS');
 		expect(settings).toContain('SECRET_KEY_FILE');
 		const named = new Set(

@@ -2,7 +2,7 @@ import type { OutboundLimits } from './send';
 import { checkedValues } from '../platform/environment';
 import { parsePolicy, type OutboundPolicy } from './policy';
 
-/** The outbound module's configuration, from the environment (documented in README.md). */
+/** The outbound module's configuration, from the environment (documented in docs/configuration.md). */
 export interface OutboundConfig {
 	policy: OutboundPolicy;
 	limits: OutboundLimits;

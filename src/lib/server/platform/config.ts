@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PASSWORD_COST } from '../auth/password';
 import { checkedValues } from './environment';
 
-/** The server's configuration, read once from the environment (documented in README.md). */
+/** The server's configuration, read once from the environment (documented in docs/configuration.md). */
 export interface ServerConfig {
 	dataDir: string;
 	/** `postgres://…` when the data lives in PostgreSQL; SQLite in `dataDir` otherwise. */

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFIGURATION, configurationTable } from '../../../../scripts/settings-table';
 import { tableCells } from '../../../../tests/helpers/markdown';
 import {
 	checkEnvironment,
 	ConfigurationError,
 	describeEnvironment,
 	SETTINGS,
-	settingsTable,
 	typoOf
 } from './environment';
 
@@ -166,12 +165,12 @@ describe('describeEnvironment', () => {
 	});
 });
 
-describe("README's table of variables", () => {
+describe("docs/configuration.md's table of variables", () => {
 	it('is the one made from the schema (npm run docs:settings writes it)', () => {
-		const readme = readFileSync(path.resolve(import.meta.dirname, '../../../../README.md'), 'utf8');
-		const block = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme);
-		expect(block, 'README.md has the settings markers').not.toBeNull();
-		expect(tableCells(block![1])).toEqual(tableCells(settingsTable()));
+		const doc = readFileSync(CONFIGURATION, 'utf8');
+		const block = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(doc);
+		expect(block, 'docs/configuration.md has the settings markers').not.toBeNull();
+		expect(tableCells(block![1])).toEqual(tableCells(configurationTable()));
 	});
 });
 

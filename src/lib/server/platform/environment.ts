@@ -10,18 +10,18 @@ import { logger } from './logger';
  * the rule its value must meet. The app checks them all before it listens (a bad value stops the
  * start with a message naming the variable, what is wrong and an example); a secret can come
  * from a file (`<NAME>_FILE`, as container secrets are mounted); a name one typo from a known
- * one is warned about; README's table of variables and `provisioning-studio config` are made
+ * one is warned about; docs/configuration.md's table and `provisioning-studio config` are made
  * from this list.
  */
 
-/** Where a variable belongs, for the README's table and `config`'s listing. */
+/** Where a variable belongs, for docs/configuration.md's table and `config`'s listing. */
 export type SettingGroup = 'server' | 'data' | 'sign-in' | 'outbound' | 'audit';
 
 /** One environment variable of the app. */
 export interface Setting {
 	name: string;
 	group: SettingGroup;
-	/** The default as a person reads it (README), or null when unset means off. */
+	/** The default as a person reads it (docs/configuration.md), or null when unset means off. */
 	default: string | null;
 	description: string;
 	/** A valid value, shown with a refusal. */
@@ -32,7 +32,7 @@ export interface Setting {
 	with?: string;
 	/**
 	 * A knob for the app's own tests (shorter waits), checked like the others but left out of
-	 * README's table and `config`'s listing: operators have no reason to set it.
+	 * docs/configuration.md's table and `config`'s listing: operators have no reason to set it.
 	 */
 	internal?: boolean;
 	/** The rule: accepts the raw text, or refuses it with what is wrong. */
@@ -88,7 +88,7 @@ const headerName = text.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP 
 /** The adapter's body size: bytes, with K, M or G, or Infinity. */
 const size = text.regex(/^(\d+[KMG]?|Infinity)$/i, 'must be a size such as 512K, 16M or Infinity');
 
-/** Every variable, in the order the README lists them. */
+/** Every variable, in the order docs/configuration.md lists them. */
 export const SETTINGS: readonly Setting[] = [
 	{
 		name: 'PORT',
@@ -774,8 +774,8 @@ export function describeEnvironment(
 }
 
 /**
- * README's table of variables, made from {@link SETTINGS} (`npm run docs:settings` writes it;
- * a test keeps the README's equal to it).
+ * The table of variables, made from {@link SETTINGS} (`npm run docs:settings` writes it into
+ * docs/configuration.md; a test keeps the two equal).
  */
 export function settingsTable(): string {
 	const rows = SETTINGS.filter((s) => !s.internal).map((s) => [
