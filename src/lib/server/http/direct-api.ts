@@ -15,24 +15,9 @@ import { logger } from '../platform/logger';
 import { withRequest } from '../platform/request-context';
 
 /**
- * `POST /api/test-calls` served straight from Node's HTTP server, before the kit's request
- * handling, as the push gateway is (`push/gateway-direct.ts`): a test call should cost little
- * more than the request it sends, and what the kit does for every request (a web `Request` with
- * its signal and body stream, a web `Response` streamed back, the hooks) cost about as much as
- * the call's own work.
- *
- * Only the ordinary call is taken here: a JSON body of a stated length within the size limit,
- * from a user the access table lets send test calls, and, with a session cookie, from this
- * app's own pages. The checks are the hooks' own functions (`auth/request.ts`, `auth/access.ts`),
- * and the answer is the route's (`answerTestCall`). Everything else, every refusal of a request
- * included (no user, a role too low, a cross-site write, a form, a body over the limit, a
- * database that does not answer while the caller is looked up), is handed to the kit unread,
- * which answers it as it answers every request. What is answered here is what the kit's route
- * would answer, headers included; `tests/server/test-calls.spec.ts` holds the two side by side.
- *
- * The app's start script (`scripts/serve.js`) finds the handler under `DIRECT_API` once the
- * built server has started, and hands it every `POST /api/test-calls` with the kit's handler as
- * `next`.
+ * `POST /api/test-calls` served from Node's HTTP server before the kit, for the ordinary call
+ * only; everything else is handed to the kit unread (docs/decisions/0041-test-calls-before-the-kit.md).
+ * `scripts/serve.js` finds the handler under `DIRECT_API`.
  */
 
 /** Where the start script finds the handler. */
