@@ -44,6 +44,15 @@ function startExpectingExit(env: Record<string, string>, port: number) {
 	});
 }
 
+/** The messages of the log's lines (JSON, as stderr is no terminal here). */
+function said(stderr: string): string {
+	return stderr
+		.split('\n')
+		.filter((line) => line !== '')
+		.map((line) => (JSON.parse(line) as { msg: string }).msg)
+		.join('\n');
+}
+
 describe('configuration checked at start', () => {
 	it('a wrong value stops the start before it listens, naming the variable, what is wrong and an example', async () => {
 		const port = await freePort();
@@ -77,12 +86,6 @@ describe('configuration checked at start', () => {
 	});
 
 	it("the audit stream's secret: a wrong one, or the URL alone, stops the start naming the variable", async () => {
-		const said = (stderr: string) =>
-			stderr
-				.split('\n')
-				.filter((line) => line !== '')
-				.map((line) => (JSON.parse(line) as { msg: string }).msg)
-				.join('\n');
 		const url = 'https://siem.example.test/hooks/studio';
 		const wrong = await startExpectingExit(
 			{ AUDIT_WEBHOOK_URL: url, AUDIT_WEBHOOK_SECRET: 'not-a-whsec-value' },
@@ -99,6 +102,45 @@ describe('configuration checked at start', () => {
 			'AUDIT_WEBHOOK_URL is set without AUDIT_WEBHOOK_SECRET: set both, or neither.'
 		);
 		expect(alone.stdout).not.toContain('Listening');
+	});
+
+	it('a refused secret setting is one configuration error naming the variable and the rule, never its value', async () => {
+		const cases: { env: Record<string, string>; says: string; never: RegExp }[] = [
+			{
+				env: { ADMIN_EMAIL: 'root@example.test', ADMIN_PASSWORD: 'Zq9#Kp2!Zq9#Kp2!Zq9#Kp2!' },
+				says: 'ADMIN_PASSWORD: must not repeat one part over and over',
+				never: /zq9|kp2/i
+			},
+			{
+				env: { ADMIN_EMAIL: 'root@example.test', ADMIN_PASSWORD: 'Root@Example.test' },
+				says: "ADMIN_PASSWORD: must not be the account's e-mail address",
+				never: /Root@Example/
+			},
+			{
+				env: { DATABASE_URL: 'postgres://studio:hunter2@db.internal:99999/studio' },
+				says: 'DATABASE_URL: must be a PostgreSQL URL',
+				never: /hunter2|REDACTED/
+			},
+			{
+				env: { SECRET_KEY: 'hunter2-not-a-key' },
+				says: 'SECRET_KEY: must be 32 random bytes',
+				never: /hunter2/
+			},
+			{
+				env: { METRICS_TOKEN: 'hunter2-short' },
+				says: 'METRICS_TOKEN: must be at least 16 characters',
+				never: /hunter2/
+			}
+		];
+		for (const { env, says, never } of cases) {
+			const result = await startExpectingExit(env, await freePort());
+			expect(result.code).toBe(1);
+			expect(result.stderr).toMatch(/^\{"level":"fatal"/m);
+			expect(said(result.stderr)).toContain(says);
+			expect(result.stderr + result.stdout).not.toMatch(never);
+			expect(result.stderr).not.toMatch(/\n\s+at /);
+			expect(result.stdout).not.toContain('Listening');
+		}
 	});
 
 	it('reads secrets from <NAME>_FILE: the first admin signs in with the password in the file', async () => {

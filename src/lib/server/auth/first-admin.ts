@@ -1,8 +1,9 @@
 import { recordAudit } from '../audit';
 import type { ServerContext } from '../platform/context';
-import { hashPassword, passwordProblem } from './password';
+import { hashPassword, passwordRefusal } from './password';
 import { issueSetupToken } from './setup';
 import { logger } from '../platform/logger';
+import { ConfigurationError, settingRefusal } from '../platform/environment';
 
 /**
  * A fresh installation has no user. With ADMIN_EMAIL and ADMIN_PASSWORD set, the first admin is
@@ -12,8 +13,11 @@ export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
 	if ((await ctx.store.users.count()) > 0) return;
 	const { adminEmail, adminPassword, origin, port } = ctx.config;
 	if (adminEmail && adminPassword) {
-		const problem = passwordProblem(adminPassword, adminEmail);
-		if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
+		// Refused as a setting: the rule alone, since the owner's message may quote the password.
+		const refused = passwordRefusal(adminPassword, adminEmail);
+		if (refused) {
+			throw new ConfigurationError([settingRefusal('ADMIN_PASSWORD', adminPassword, refused.rule)]);
+		}
 		let user;
 		try {
 			user = await ctx.store.users.create({

@@ -143,32 +143,57 @@ function core(text: string): string {
 const MIN_DISTINCT = 5;
 
 /**
- * A problem with a new password, or null when it is acceptable. Following NIST SP 800-63B: a
- * length of 12 to 256 characters, any characters, and no password that is commonly used,
- * repetitive or sequential, or made of the user's own e-mail address.
+ * A rule a new password broke: what the person choosing it is told (it may quote their own
+ * password back), and the rule alone, never a part of the password, for the refusal of a
+ * setting (`ADMIN_PASSWORD`), which lands in logs.
  */
-export function passwordProblem(password: string, email?: string): string | null {
+export interface PasswordRefusal {
+	message: string;
+	rule: string;
+}
+
+/**
+ * The first rule a new password breaks, or null when it is acceptable. Following NIST SP
+ * 800-63B: a length of 12 to 256 characters, any characters, and no password that is commonly
+ * used, repetitive or sequential, or made of the user's own e-mail address.
+ */
+export function passwordRefusal(password: string, email?: string): PasswordRefusal | null {
 	if (password.length < PASSWORD_LIMITS.min) {
-		return `The password needs at least ${PASSWORD_LIMITS.min} characters.`;
+		const message = `The password needs at least ${PASSWORD_LIMITS.min} characters.`;
+		return { message, rule: `must have at least ${PASSWORD_LIMITS.min} characters` };
 	}
 	if (password.length > PASSWORD_LIMITS.max) {
-		return `The password may have at most ${PASSWORD_LIMITS.max} characters.`;
+		const message = `The password may have at most ${PASSWORD_LIMITS.max} characters.`;
+		return { message, rule: `must have at most ${PASSWORD_LIMITS.max} characters` };
 	}
 	const text = password.normalize('NFKC').toLowerCase();
 	const list = commonPasswords();
 	const stripped = core(text);
 	if (list.has(text) || (stripped.length >= 4 && list.has(stripped))) {
-		return 'This password is on a list of commonly used passwords: choose another one.';
+		return {
+			message: 'This password is on a list of commonly used passwords: choose another one.',
+			rule: 'must not be a commonly used password'
+		};
 	}
 	const repeated = /^(.+?)\1+$/su.exec(text);
 	if (repeated) {
-		return `This password only repeats “${repeated[1]}”: choose one that is harder to guess.`;
+		return {
+			message: `This password only repeats “${repeated[1]}”: choose one that is harder to guess.`,
+			rule: 'must not repeat one part over and over'
+		};
 	}
 	if (inSequence(text) || (stripped.length >= 4 && inSequence(stripped))) {
-		return 'This password is a run of neighbouring keys or characters (like “qwerty” or “12345”): choose one that is harder to guess.';
+		return {
+			message:
+				'This password is a run of neighbouring keys or characters (like “qwerty” or “12345”): choose one that is harder to guess.',
+			rule: 'must not be a run of neighbouring keys or characters'
+		};
 	}
 	if (new Set(text).size < MIN_DISTINCT) {
-		return `This password uses fewer than ${MIN_DISTINCT} different characters: choose one that is harder to guess.`;
+		return {
+			message: `This password uses fewer than ${MIN_DISTINCT} different characters: choose one that is harder to guess.`,
+			rule: `must use at least ${MIN_DISTINCT} different characters`
+		};
 	}
 	if (email) {
 		const address = email.trim().normalize('NFKC').toLowerCase();
@@ -176,10 +201,18 @@ export function passwordProblem(password: string, email?: string): string | null
 		const matches = (part: string) =>
 			text === part || (core(part) !== '' && stripped === core(part));
 		if ([address, local].some(matches)) {
-			return 'The password must not be your e-mail address.';
+			return {
+				message: 'The password must not be your e-mail address.',
+				rule: "must not be the account's e-mail address"
+			};
 		}
 	}
 	return null;
+}
+
+/** What is wrong with a new password, as its owner is told, or null when it is acceptable. */
+export function passwordProblem(password: string, email?: string): string | null {
+	return passwordRefusal(password, email)?.message ?? null;
 }
 
 /**

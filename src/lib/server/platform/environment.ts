@@ -233,7 +233,13 @@ export const SETTINGS: readonly Setting[] = [
 			'`postgres://user:password@host:5432/database`: keep the data in PostgreSQL instead (see [Running on PostgreSQL](#running-on-postgresql))',
 		example: 'postgres://studio:password@db.internal:5432/studio',
 		secret: true,
-		rule: text.regex(/^postgres(ql)?:\/\/\S+$/i, 'must be a PostgreSQL URL (postgres://…)')
+		// As the driver reads it: a URL, or one without a host (`@/`) that names a socket instead.
+		rule: text.refine(
+			(value) =>
+				/^postgres(ql)?:\/\/\S+$/i.test(value) &&
+				(URL.canParse(value) || URL.canParse(value.replace('@/', '@localhost/'))),
+			{ message: 'must be a PostgreSQL URL (postgres://…)' }
+		)
 	},
 	{
 		name: 'LIVE_UPDATES',
@@ -529,6 +535,28 @@ export interface SettingProblem {
 	message: string;
 }
 
+/**
+ * A value as messages and `config` may show it, or null when it must not be shown: a secret
+ * never (a database URL carries a password).
+ */
+function shownValue(setting: Setting, value: string): string | null {
+	return setting.secret ? null : value;
+}
+
+/**
+ * The refusal of a setting's value: the variable, its value where it may be shown, what is
+ * wrong (`said`, never a part of a secret) and an example.
+ */
+export function settingRefusal(name: string, value: string, said: string): SettingProblem {
+	const setting = BY_NAME.get(name);
+	if (!setting) throw new Error(`${name} is not a setting of the app`);
+	const shown = shownValue(setting, value);
+	return {
+		name,
+		message: `${shown === null ? name : `${name}=${shown}`}: ${said}. Example: ${name}=${setting.example}`
+	};
+}
+
 /** The environment as checked: the values to run with, what is wrong, what looks mistaken. */
 export interface CheckedEnvironment {
 	/** The environment with every `<NAME>_FILE` read into `<NAME>`. */
@@ -615,15 +643,10 @@ export function checkEnvironment(
 		if (setting.secret) sources[setting.name] ??= 'environment';
 		const checked = setting.rule.safeParse(value);
 		if (checked.success) continue;
-		// A secret's value is never repeated in a message (a database URL carries a password).
-		const shown = setting.secret ? setting.name : `${setting.name}=${value}`;
 		const said = checked.error.issues[0].message
 			.replace(new RegExp(`^${setting.name}:? `), '')
 			.replace(/\.$/, '');
-		problems.push({
-			name: setting.name,
-			message: `${shown}: ${said}. Example: ${setting.name}=${setting.example}`
-		});
+		problems.push(settingRefusal(setting.name, value, said));
 	}
 	for (const setting of SETTINGS) {
 		// A pair is checked with the whole environment, or when both were asked about.
