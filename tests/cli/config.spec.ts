@@ -36,6 +36,54 @@ describe('config', () => {
 		expect(result.stdout + result.stderr).not.toContain(key);
 	});
 
+	it("shows a URL's origin where its path and query may hold a key, and no URL's credentials", async () => {
+		const env = {
+			AUDIT_WEBHOOK_URL: 'http://127.0.0.1:9/hook?key=QUERYKEY123',
+			AUDIT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+			OIDC_ISSUER: 'https://login.example.test/realms/corp',
+			OIDC_CLIENT_ID: 'studio',
+			OIDC_CLIENT_SECRET: 'the-client-secret',
+			OIDC_VIEWER_GROUPS: 'viewers',
+			ORIGIN: 'https://studio.example.test'
+		};
+		const result = await run(['config'], { env });
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(
+			/^AUDIT_WEBHOOK_URL +http:\/\/127\.0\.0\.1:9 {2}\[environment\]$/m
+		);
+		expect(result.stdout).toMatch(
+			/^OIDC_ISSUER +https:\/\/login\.example\.test\/realms\/corp {2}\[environment\]$/m
+		);
+		expect(result.stdout).toMatch(/^ORIGIN +https:\/\/studio\.example\.test {2}\[environment\]$/m);
+		const json = await run(['config', '--json'], { env });
+		expect(JSON.parse(json.stdout).settings).toContainEqual({
+			name: 'AUDIT_WEBHOOK_URL',
+			value: 'http://127.0.0.1:9',
+			source: 'environment'
+		});
+		// Refused values are named as they may be shown, or not at all.
+		const refused = await run(['config'], {
+			env: {
+				AUDIT_WEBHOOK_URL: 'ftp://127.0.0.1:9/hook?key=QUERYKEY123',
+				AUDIT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+				OIDC_ISSUER: 'https://client:hunter2@login.example.test/realms/corp',
+				OIDC_CLIENT_ID: 'studio',
+				OIDC_CLIENT_SECRET: 'the-client-secret',
+				OIDC_VIEWER_GROUPS: 'viewers'
+			}
+		});
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toContain(
+			'error: AUDIT_WEBHOOK_URL=ftp://127.0.0.1:9: must be an http(s) URL without a user name or password.'
+		);
+		expect(refused.stderr).toContain(
+			"error: OIDC_ISSUER=https://login.example.test/realms/corp: must be the issuer's URL"
+		);
+		for (const output of [result, json, refused]) {
+			expect(output.stdout + output.stderr).not.toMatch(/QUERYKEY123|:9\/hook|hunter2/);
+		}
+	});
+
 	it('says what the server would refuse to start with: exit code 1; --json as data', async () => {
 		const env = { SESSION_MAX_HOURS: 'a week', OUTBOUND_PROTS: '8080' };
 		const result = await run(['config'], { env });

@@ -28,6 +28,11 @@ export interface Setting {
 	example: string;
 	/** A credential: readable from `<NAME>_FILE`, never shown (masked by `config`). */
 	secret?: boolean;
+	/**
+	 * A URL shown only in part (by `config` and in a refusal): `origin` when its path and query
+	 * may hold a key, `url` without a user name or password; a value that is no URL is not shown.
+	 */
+	shown?: 'origin' | 'url';
 	/** Another variable that must be set with this one (each names the other): both or neither. */
 	with?: string;
 	/**
@@ -113,6 +118,7 @@ export const SETTINGS: readonly Setting[] = [
 		description:
 			'the public origin, when the app runs behind a reverse proxy (e.g. `https://studio.example.com`)',
 		example: 'https://studio.example.com',
+		shown: 'url',
 		rule: text.refine(
 			(value) =>
 				URL.canParse(value) &&
@@ -328,9 +334,21 @@ export const SETTINGS: readonly Setting[] = [
 		description:
 			'sign-in through OpenID Connect: the issuer, whose `/.well-known/openid-configuration` is read (see [docs/sign-in.md](docs/sign-in.md)); the redirect URI is `<ORIGIN>/auth/oidc/callback`',
 		example: 'https://login.example.com/realms/corp',
-		rule: text.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-			message: "must be the issuer's URL (https://…)"
-		})
+		shown: 'url',
+		// An issuer identifier has no credentials, query or fragment (OpenID Connect Discovery 1.0).
+		rule: text.refine(
+			(value) => {
+				if (!URL.canParse(value)) return false;
+				const url = new URL(value);
+				return (
+					/^https?:$/.test(url.protocol) &&
+					url.username === '' &&
+					url.password === '' &&
+					!/[?#]/.test(value)
+				);
+			},
+			{ message: "must be the issuer's URL (https://…), without a user name, password or query" }
+		)
 	},
 	{
 		name: 'OIDC_CLIENT_ID',
@@ -469,6 +487,7 @@ export const SETTINGS: readonly Setting[] = [
 		description:
 			'with `AUDIT_WEBHOOK_SECRET`: where every audit entry is sent as a signed Standard Webhooks message (see [Audit stream](#audit-stream)); may be private or loopback; the `OUTBOUND_*` limits apply',
 		example: 'https://siem.example.com/hooks/studio',
+		shown: 'origin',
 		with: 'AUDIT_WEBHOOK_SECRET',
 		rule: text.refine(
 			(value) => {
@@ -537,10 +556,18 @@ export interface SettingProblem {
 
 /**
  * A value as messages and `config` may show it, or null when it must not be shown: a secret
- * never (a database URL carries a password).
+ * never (a database URL carries a password), a URL only in part (see {@link Setting.shown}).
  */
 function shownValue(setting: Setting, value: string): string | null {
-	return setting.secret ? null : value;
+	if (setting.secret) return null;
+	if (!setting.shown) return value;
+	if (!URL.canParse(value)) return null;
+	const url = new URL(value);
+	if (setting.shown === 'origin') return url.origin === 'null' ? null : url.origin;
+	if (url.username === '' && url.password === '') return value;
+	url.username = '';
+	url.password = '';
+	return url.href;
 }
 
 /**
@@ -717,15 +744,16 @@ function combinedProblems(env: Record<string, string | undefined>): {
 				'OIDC_ISSUER needs at least one of OIDC_ADMIN_GROUPS, OIDC_EDITOR_GROUPS, OIDC_VIEWER_GROUPS: a user no group maps is refused. Example: OIDC_VIEWER_GROUPS=studio-viewers'
 		});
 	}
+	const shown = shownValue(BY_NAME.get('OIDC_ISSUER')!, issuer);
 	if (new URL(issuer).protocol === 'http:') {
 		if (env.OIDC_ALLOW_INSECURE_HTTP === '1') {
 			warnings.push(
-				`OIDC_ALLOW_INSECURE_HTTP=1: the identity provider ${issuer} is reached over plain http; tokens can be read and changed on the way. Use it for tests only.`
+				`OIDC_ALLOW_INSECURE_HTTP=1: the identity provider ${shown} is reached over plain http; tokens can be read and changed on the way. Use it for tests only.`
 			);
 		} else {
 			problems.push({
 				name: 'OIDC_ISSUER',
-				message: `OIDC_ISSUER=${issuer}: must be an https URL (OIDC_ALLOW_INSECURE_HTTP=1 allows http for a test identity provider).`
+				message: `OIDC_ISSUER=${shown}: must be an https URL (OIDC_ALLOW_INSECURE_HTTP=1 allows http for a test identity provider).`
 			});
 		}
 	}
@@ -786,7 +814,7 @@ export function describeEnvironment(
 		if (value !== undefined && value !== '') {
 			return {
 				name: setting.name,
-				value: setting.secret ? mask : value,
+				value: shownValue(setting, value) ?? mask,
 				source: checked.sources[setting.name] ?? 'environment'
 			};
 		}
