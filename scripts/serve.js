@@ -10,6 +10,7 @@ import { flushLog, logger, requestLogger } from '../src/lib/server/platform/logg
 import { metrics } from '../src/lib/server/platform/metrics.js';
 import { applySecurityHeaders } from '../src/lib/server/http/security-headers.js';
 import { bodySizeLimit, tooLargeBody } from '../src/lib/server/http/body-limit.js';
+import { badPathBody, pathProblem } from '../src/lib/server/http/request-path.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -176,6 +177,17 @@ const server = http.createServer((req, res) => {
 		(name, value) => res.setHeader(name, value),
 		(name) => res.hasHeader(name)
 	);
+	// Before any prefix below decides: a path that resolves elsewhere (`/sink/../api/…`) is refused.
+	const badPath = pathProblem(req.url ?? '');
+	if (badPath) {
+		res.writeHead(400, {
+			'content-type': 'application/json',
+			'cache-control': 'no-store',
+			connection: 'close'
+		});
+		res.end(badPathBody(badPath));
+		return;
+	}
 	if (pushGateway && req.url?.startsWith('/sandbox/')) return pushGateway(req, res);
 	if (req.url === '/metrics') {
 		if (!metricsToken) {

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, profileDocument, serverWithAdmin } from '../helpers/fixtures';
@@ -74,5 +75,78 @@ describe('hardening', () => {
 			json: { name: 'Copy', duplicateOf: id }
 		});
 		expect(copy.status).toBe(404);
+	});
+});
+
+/** One request sent as written, path untouched (fetch would normalise it): status and text. */
+function rawRequest(
+	port: number,
+	method: string,
+	target: string,
+	headers: Record<string, string>,
+	body = ''
+): Promise<{ status: number; text: string }> {
+	return new Promise((resolve, reject) => {
+		const socket = connect(port, '127.0.0.1');
+		const lines = Object.entries({
+			host: `127.0.0.1:${port}`,
+			connection: 'close',
+			'content-length': String(Buffer.byteLength(body)),
+			...headers
+		}).map(([name, value]) => `${name}: ${value}`);
+		socket.write(`${method} ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+		let text = '';
+		socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+		socket.on('error', reject).on('close', () => {
+			resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+		});
+	});
+}
+
+describe('paths with dot segments', () => {
+	const EVIL = { origin: 'https://evil.example' };
+
+	it('are refused before anything else, raw or percent-encoded: no sink exemption reaches the API', async () => {
+		const cookie = `ps_session=${admin.session}`;
+		const tokens = async () => (await admin.json('/api/tokens')).body.tokens?.length;
+		const before = await tokens();
+		const json = { ...EVIL, cookie, 'content-type': 'application/json' };
+		for (const target of [
+			'/sink/../api/tokens',
+			'/sink/%2e%2e/api/tokens',
+			'/sink/%2E%2E/api/tokens',
+			'/sink/.%2E/api/tokens',
+			'/sink/%2e./api/tokens',
+			'/sink/x/../../api/tokens',
+			'/sink/..\\api/tokens',
+			'/sink/x%5c..%5c..%5capi/tokens',
+			'/sandbox/../api/tokens',
+			'/./api/tokens',
+			'/api/%2e/tokens',
+			'/sink/..%2fapi/tokens',
+			'http://127.0.0.1/sink/../api/tokens'
+		]) {
+			const answer = await rawRequest(server.port, 'POST', target, json, '{"name":"dots"}');
+			expect({ target, status: answer.status }).toEqual({ target, status: 400 });
+			expect(answer.text).toContain('"code":"bad_path"');
+		}
+		const form = { ...EVIL, cookie, 'content-type': 'application/x-www-form-urlencoded' };
+		for (const target of ['/sink/../account?/createToken', '/sink/%2e%2e/account?/createToken']) {
+			const answer = await rawRequest(server.port, 'POST', target, form, 'name=dots');
+			expect({ target, status: answer.status }).toEqual({ target, status: 400 });
+		}
+		expect(await tokens()).toBe(before);
+	});
+
+	it('leave dots inside a segment and in the query alone', async () => {
+		const made = await admin.json<{ sink: { key: string; path: string } }>('/api/sinks', {
+			method: 'POST',
+			json: { name: 'Dots' }
+		});
+		expect(made.status).toBe(201);
+		for (const rest of ['file.json', '...', '..x/.y', 'a%2Fb', 'a?next=/../x']) {
+			const answer = await rawRequest(server.port, 'GET', `${made.body.sink.path}${rest}`, EVIL);
+			expect({ rest, status: answer.status }).toEqual({ rest, status: 200 });
+		}
 	});
 });
