@@ -11,6 +11,7 @@ import { metrics } from '../src/lib/server/platform/metrics.js';
 import { applySecurityHeaders } from '../src/lib/server/http/security-headers.js';
 import { bodySizeLimit, tooLargeBody } from '../src/lib/server/http/body-limit.js';
 import { badPathBody, pathProblem } from '../src/lib/server/http/request-path.js';
+import { bearerToken } from '../src/lib/server/http/bearer.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -106,12 +107,22 @@ function durationOf(method, route, status) {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 // GET /metrics in Prometheus' text format, only with METRICS_TOKEN set and sent as a bearer
-// token (otherwise the path is the kit's, which answers 404).
+// token, read as the API reads one (otherwise the path answers 404).
 const metricsToken = process.env.METRICS_TOKEN || null;
 const digest = (text) => createHash('sha256').update(text).digest();
 
 async function serveMetrics(req, res) {
-	const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+	// A read only: a scraper has nothing to send, and other methods are no way to the metrics.
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
+		res.writeHead(405, {
+			'content-type': 'text/plain; charset=utf-8',
+			allow: 'GET, HEAD',
+			'cache-control': 'no-store'
+		});
+		res.end('GET or HEAD only.\n');
+		return;
+	}
+	const given = bearerToken(req.headers.authorization) ?? '';
 	// Compared as digests of equal length, in constant time: the token is not guessed byte by byte.
 	if (!timingSafeEqual(digest(given), digest(metricsToken))) {
 		res.writeHead(401, {

@@ -67,6 +67,31 @@ describe('GET /metrics', () => {
 		expect(await wrong.text()).not.toContain('http_request_duration_seconds');
 	});
 
+	it('reads the scheme as the API does, case-insensitively; HEAD has no body', async () => {
+		for (const authorization of [`bearer ${TOKEN}`, `BEARER  ${TOKEN}`]) {
+			const answer = await fetch(`${server.url}/metrics`, { headers: { authorization } });
+			expect({ authorization, status: answer.status }).toEqual({ authorization, status: 200 });
+			expect(await answer.text()).toContain('# TYPE');
+		}
+		const head = await fetch(`${server.url}/metrics`, {
+			method: 'HEAD',
+			headers: { authorization: `Bearer ${TOKEN}` }
+		});
+		expect(head.status).toBe(200);
+		expect(await head.text()).toBe('');
+	});
+
+	it('answers GET and HEAD only: 405 with Allow otherwise, token or not', async () => {
+		for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+			for (const headers of [{ authorization: `Bearer ${TOKEN}` }, {}]) {
+				const answer = await fetch(`${server.url}/metrics`, { method, headers });
+				expect({ method, status: answer.status }).toEqual({ method, status: 405 });
+				expect(answer.headers.get('allow')).toBe('GET, HEAD');
+				expect(await answer.text()).not.toContain('# TYPE');
+			}
+		}
+	});
+
 	it('counts what the app did, with route templates for labels, and promtool finds nothing to say', async () => {
 		const admin = new Client(server);
 		expect((await admin.login(ADMIN.email, 'not the password at all')).status).toBe(401);

@@ -1,4 +1,5 @@
 import type { ServerContext } from '../platform/context';
+import { bearerToken } from '../http/bearer.js';
 import { routedPath } from './access';
 import { SESSION_COOKIE, userFromApiToken, userFromSession, type AuthUser } from './session';
 
@@ -10,8 +11,6 @@ import { SESSION_COOKIE, userFromApiToken, userFromSession, type AuthUser } from
 
 /** A request's header by its lower-case name, or null. */
 export type HeaderOf = (name: string) => string | null;
-
-const BEARER = /^Bearer\s+(\S+)$/i;
 
 /**
  * The value of the session cookie in a `Cookie` header, as the kit reads it: the first pair of
@@ -44,8 +43,8 @@ export function requestUser(
 	authorization: string | null,
 	session: string | undefined
 ): Promise<AuthUser | null> {
-	const bearer = BEARER.exec(authorization ?? '');
-	if (bearer) return userFromApiToken(ctx, bearer[1]);
+	const bearer = bearerToken(authorization);
+	if (bearer) return userFromApiToken(ctx, bearer);
 	if (session) return userFromSession(ctx, session);
 	return Promise.resolve(null);
 }
