@@ -149,7 +149,16 @@ let inFlight = 0;
 let stopping = false;
 let onIdle = () => {};
 
+/** On a connection: its latest request, and whether an answer on it said it closes it. */
+const LATEST = Symbol('latest request');
+const CLOSING = Symbol('closing');
+
 const server = http.createServer((req, res) => {
+	const socket = req.socket;
+	// A request sent after an answer that closes the connection is not taken (RFC 9112, 9.6):
+	// the client knows it was not, and sends it again elsewhere.
+	if (socket[CLOSING]) return;
+	socket[LATEST] = req;
 	const given = req.headers['x-request-id'];
 	const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 	// The app reads it from the request (audit entries, test calls) and every answer carries it.
@@ -159,6 +168,9 @@ const server = http.createServer((req, res) => {
 	const started = performance.now();
 	res.once('close', () => {
 		inFlight--;
+		// An answer whose head went out before the stop (an event stream) kept its connection
+		// alive: it is closed once idle.
+		if (stopping) setImmediate(() => server.closeIdleConnections());
 		const note = notes.get(requestId);
 		notes.delete(requestId);
 		const route = note?.route ?? routeOf(req.url);
@@ -180,9 +192,19 @@ const server = http.createServer((req, res) => {
 		);
 		if (inFlight === 0) onIdle();
 	});
-	// During a stop, a connection kept alive is closed after its answer: the client's next
-	// request opens a connection to an instance that stays.
-	if (stopping) res.setHeader('Connection', 'close');
+	// During a stop, the answer to a connection's latest request closes it, whenever the request
+	// came: the client's next request opens a connection to an instance that stays, instead of
+	// going unanswered on one about to be cut. Answers to earlier requests sent on it without
+	// waiting (pipelined) keep it open for the later ones. The kit, the direct paths and streams
+	// all write their head through here, explicitly or by their first write.
+	const writeHead = res.writeHead;
+	res.writeHead = function (...args) {
+		if (stopping && !res.headersSent && socket[LATEST] === req) {
+			res.setHeader('Connection', 'close');
+			socket[CLOSING] = true;
+		}
+		return writeHead.apply(this, args);
+	};
 	// Preset on every answer; the app's own headers (a page's CSP) replace them where it sets them.
 	applySecurityHeaders(
 		(name, value) => res.setHeader(name, value),

@@ -145,7 +145,8 @@ describe('a graceful stop', () => {
 
 		const exit = server.terminate('SIGTERM');
 		await until(() => /SIGTERM: stopping/.test(server.stdout()), 'the stop began');
-		// The same connection asks for readiness while the call is still running.
+		// The same connection asks for readiness while the call is still running: the call's
+		// answer keeps the connection for it, the last one closes it.
 		socket.write(`GET /api/health/ready HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
 		await closed;
 
@@ -162,6 +163,40 @@ describe('a graceful stop', () => {
 		expect(await exit).toBe(0);
 		expect(server.stdout()).toContain('Told 1 event stream(s) to reconnect elsewhere.');
 		expect(server.stdout()).toMatch(/Stopped in \d+ ms\./);
+	});
+
+	it('closes a kept-alive connection after an answer sent during the stop, whenever its request came', async () => {
+		const { server, admin } = await serverWithAdmin();
+		const made = await admin.json<{ sink: { key: string; path: string } }>('/api/sinks', {
+			method: 'POST',
+			json: { name: 'Late', answer: { status: 200, contentType: '', body: 'late', delayMs: 1500 } }
+		});
+		expect(made.status).toBe(201);
+		const socket = connect(server.port, '127.0.0.1');
+		let received = '';
+		let reset = false;
+		socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+		socket.on('error', () => (reset = true));
+		const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+		socket.write(
+			`POST ${made.body.sink.path}a HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+				`Content-Length: 1\r\n\r\nx`
+		);
+		const requests = async () =>
+			(await admin.json<{ requests: unknown[] }>(`/api/sinks/${made.body.sink.key}`)).body
+				.requests ?? [];
+		for (let i = 0; i < 200 && (await requests()).length === 0; i++) await sleep(50);
+		expect(await requests()).toHaveLength(1);
+
+		// The request came before the stop; its answer goes out after it began.
+		const exit = server.terminate('SIGTERM');
+		await until(() => /SIGTERM: stopping/.test(server.stdout()), 'the stop began');
+		await closed;
+		expect(received).toMatch(/^HTTP\/1\.1 200 /);
+		expect(received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+		expect(received).toMatch(/\r\n\r\n4\r\nlate\r\n0\r\n\r\n$/);
+		expect(reset).toBe(false);
+		expect(await exit).toBe(0);
 	});
 
 	it('commits and answers a save whose body is still arriving when the stop begins', async () => {
