@@ -83,7 +83,10 @@ describe('GET /metrics', () => {
 
 	it('answers GET and HEAD only: 405 with Allow otherwise, token or not', async () => {
 		for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
-			for (const headers of [{ authorization: `Bearer ${TOKEN}` }, {}]) {
+			for (const headers of [{ authorization: `Bearer ${TOKEN}` }, {}] as Record<
+				string,
+				string
+			>[]) {
 				const answer = await fetch(`${server.url}/metrics`, { method, headers });
 				expect({ method, status: answer.status }).toEqual({ method, status: 405 });
 				expect(answer.headers.get('allow')).toBe('GET, HEAD');
