@@ -32,8 +32,8 @@ const protocolHeader = process.env.PROTOCOL_HEADER.toLowerCase();
 process.env.BODY_SIZE_LIMIT ??= '16M';
 const bodyLimit = bodySizeLimit();
 
-// Importing the app runs its start: every variable is checked first (src/lib/server/
-// environment.ts), and a wrong one stops here, before anything listens, with what is wrong.
+// Importing the app runs its start: every variable is checked first (platform/environment.ts,
+// decision 0056), and a wrong one stops here, before anything listens, with what is wrong.
 let handler;
 try {
 	({ handler } = await import('../build/handler.js'));
@@ -259,13 +259,9 @@ const server = http.createServer((req, res) => {
 });
 
 /**
- * Loads the pages' modules in the background once the server listens, one at a time with the
- * requests that came in served between two of them, so the first person to open a page after a
- * start or a deploy does not wait for its code to be read and run (the editor's first render
- * after a start took 60–110 ms, against 30–40 ms once its modules are loaded). The kit loads a
- * page's node (`build/server/chunks/nodes/`) and its component on the page's first request;
- * this does the same earlier, and the kit finds them loaded. Best effort: a module that fails
- * to load is left to its first request, which answers the failure as it would have.
+ * Loads the pages' modules in the background once the server listens, one at a time, so the
+ * first person to open a page after a start does not wait for its code (decision 0045). Best
+ * effort: a module that fails to load is left to its first request.
  */
 async function warmUpPages() {
 	const nodes = new URL('../build/server/chunks/nodes/', import.meta.url);
