@@ -6,6 +6,7 @@ import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
 import { MIGRATIONS } from '../../src/lib/server/store/migrations';
 import { ADMIN, ADMIN_ENV, createProfile, profileDocument, sleep } from '../helpers/fixtures';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
+import { sse } from '../helpers/sse';
 
 /**
  * The app on PostgreSQL (DATABASE_URL), against a throw-away cluster this file starts: the
@@ -38,51 +39,6 @@ async function query(text: string, values: unknown[] = []) {
 		await sql.connect();
 	}
 	return (await sql.query(text, values)).rows;
-}
-
-/** An event of a server-sent event stream. */
-interface StreamEvent {
-	id: number;
-	type: string;
-	data: Record<string, unknown>;
-}
-
-/** Reads a server-sent event stream as a browser's EventSource would, one block at a time. */
-function sse(response: Response) {
-	const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-	let text = '';
-	const blocks: string[] = [];
-	async function block(): Promise<string> {
-		while (blocks.length === 0) {
-			const { value, done } = await reader.read();
-			if (done) throw new Error('The stream ended.');
-			text += value;
-			const parts = text.split('\n\n');
-			text = parts.pop()!;
-			blocks.push(...parts);
-		}
-		return blocks.shift()!;
-	}
-	return {
-		/** Waits for a comment line (`: connected`). */
-		async comment(name: string): Promise<void> {
-			while (!new RegExp(`^: ${name}$`, 'm').test(await block()));
-		},
-		/** The next event of `type`. */
-		async next(type: string): Promise<StreamEvent> {
-			for (;;) {
-				const b = await block();
-				const event = /^event: (.*)$/m.exec(b)?.[1];
-				if (event !== type) continue;
-				return {
-					id: Number(/^id: (\d+)$/m.exec(b)?.[1]),
-					type,
-					data: JSON.parse(/^data: (.*)$/m.exec(b)![1])
-				};
-			}
-		},
-		close: () => reader.cancel()
-	};
 }
 
 beforeAll(async () => {
