@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { sendTextPush } from '../helpers/feeds';
 import { expect, test, uniqueName } from './fixtures';
 
 /**
@@ -9,19 +10,9 @@ import { expect, test, uniqueName } from './fixtures';
  * stream, so a push arriving meanwhile is never hidden or shown twice.
  */
 
-/** A generic text push as a provider's server sends it (Node's fetch: no cookie, no Origin). */
+/** A generic text push as a provider's server sends it. */
 async function send(pushUrl: string, message: string): Promise<void> {
-	const response = await fetch(`${pushUrl}/pnm2/send`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			verb: 'NotifyGenericTextMessage',
-			AppId: 'com.provider.app',
-			DeviceToken: 'device-1',
-			Message: message
-		})
-	});
-	expect(response.status).toBe(200);
+	expect((await sendTextPush(pushUrl, message)).status).toBe(200);
 }
 
 /** Creates a sandbox; answers its id and push URL (the page is left on its device view). */

@@ -40,6 +40,7 @@ export type AuditAction =
 	| 'sandbox.rotated'
 	| 'sandbox.deleted'
 	| 'push.sent'
+	| 'stream.closed'
 	| 'audit.exported';
 
 /** Who acts: a user, or nobody yet (failed logins, setup). */

@@ -34,18 +34,34 @@ export function sessionCookie(header: string | null): string | undefined {
 	return undefined;
 }
 
+/** The secret a request acts with, and what it is. */
+export interface Credential {
+	via: AuthUser['via'];
+	secret: string;
+}
+
 /**
- * The user a request acts as: an API token sent as Bearer, else the session cookie's. An
+ * The credential a request acts with: an API token sent as Bearer, else the session cookie. An
  * `Authorization` header that is not a Bearer token counts as none.
  */
+export function requestCredential(
+	authorization: string | null,
+	session: string | undefined
+): Credential | null {
+	const bearer = bearerToken(authorization);
+	if (bearer) return { via: 'token', secret: bearer };
+	return session ? { via: 'session', secret: session } : null;
+}
+
+/** The user a request acts as, by its {@link requestCredential}. */
 export function requestUser(
 	ctx: ServerContext,
 	authorization: string | null,
 	session: string | undefined
 ): Promise<AuthUser | null> {
-	const bearer = bearerToken(authorization);
-	if (bearer) return userFromApiToken(ctx, bearer);
-	if (session) return userFromSession(ctx, session);
+	const credential = requestCredential(authorization, session);
+	if (credential?.via === 'token') return userFromApiToken(ctx, credential.secret);
+	if (credential) return userFromSession(ctx, credential.secret);
 	return Promise.resolve(null);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resumableEventStream } from './sse';
+import { ACCESS_ENDED_EVENT, GUARD_FRESH_MS, resumableEventStream, type StreamGuard } from './sse';
 
 /**
  * The resumable stream with news from other instances: items recorded elsewhere are read from
@@ -13,8 +13,42 @@ interface Item {
 	id: number;
 }
 
+/**
+ * A caller whose access the test ends: each check answers what was true as it started, a moment
+ * later (as the store would), and counts itself.
+ */
+function caller() {
+	let reason: string | null = null;
+	let checks = 0;
+	const watchers = new Set<() => void>();
+	const ended: string[] = [];
+	const guard: StreamGuard = {
+		async check() {
+			checks++;
+			const answer = reason;
+			await settle();
+			return answer;
+		},
+		watch(changed) {
+			watchers.add(changed);
+			return () => watchers.delete(changed);
+		},
+		ended: (why) => ended.push(why)
+	};
+	return {
+		guard,
+		/** The access ends, silently: only a later check finds out. */
+		end: (why: string) => (reason = why),
+		/** News that the access changed. */
+		news: () => watchers.forEach((changed) => changed()),
+		checks: () => checks,
+		ended,
+		watching: () => watchers.size
+	};
+}
+
 /** A store of items and a stream over it, with its local watchers and its pokes. */
-function setup(after: number | null, initial: number[]) {
+function setup(after: number | null, initial: number[], guard = caller().guard) {
 	const items: Item[] = initial.map((id) => ({ id }));
 	const listeners = new Set<(item: Item) => void>();
 	const pokes = new Set<() => void>();
@@ -36,7 +70,8 @@ function setup(after: number | null, initial: number[]) {
 		changes: (poke) => {
 			pokes.add(poke);
 			return () => pokes.delete(poke);
-		}
+		},
+		guard
 	});
 	const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
 	let text = '';
@@ -67,6 +102,14 @@ function setup(after: number | null, initial: number[]) {
 				if (ids.length >= count) return ids;
 				const { value, done } = await reader.read();
 				if (done) return ids;
+				text += value;
+			}
+		},
+		/** Everything until the stream ends. */
+		async rest(): Promise<string> {
+			for (;;) {
+				const { value, done } = await reader.read();
+				if (done) return text;
 				text += value;
 			}
 		},
@@ -137,5 +180,74 @@ describe('resumableEventStream with changes from elsewhere', () => {
 		await settle();
 		expect(s.stop()).toBe(0);
 		expect(s.reads()).toBe(1);
+	});
+});
+
+describe('a stream that checks its caller again', () => {
+	/** The ids a stream sent until it ended, and the data of its last event. */
+	async function sentUntilEnd(s: ReturnType<typeof setup>) {
+		const text = await s.rest();
+		return {
+			ids: [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
+			ended: new RegExp(`^event: ${ACCESS_ENDED_EVENT}\ndata: (.*)$`, 'm').exec(text)?.[1]
+		};
+	}
+
+	it('ends at news of a change that ended the access, and sends nothing recorded after', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		s.local(1);
+		expect(await s.ids(1)).toEqual([1]);
+		who.end('token_revoked');
+		who.news();
+		s.local(2);
+		expect(await sentUntilEnd(s)).toEqual({ ids: [1], ended: '{"reason":"token_revoked"}' });
+		expect(who.ended).toEqual(['token_revoked']);
+		expect(who.watching()).toBe(0);
+	});
+
+	it('checks again before an event once the last check is a moment old, news or not', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		who.end('deactivated');
+		await new Promise((resolve) => setTimeout(resolve, GUARD_FRESH_MS + 50));
+		s.local(1);
+		expect(await sentUntilEnd(s)).toEqual({ ids: [], ended: '{"reason":"deactivated"}' });
+	});
+
+	it('does not trust a check that was under way when news came', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		who.news();
+		// The check the news started answers as access was before it ended.
+		who.end('role_changed');
+		who.news();
+		s.local(1);
+		expect(await sentUntilEnd(s)).toEqual({ ids: [], ended: '{"reason":"role_changed"}' });
+	});
+
+	it('holds everything until the first check passed', async () => {
+		const who = caller();
+		who.end('session_ended');
+		const s = setup(2, [1, 2, 3], who.guard);
+		s.local(4);
+		const text = await s.rest();
+		expect(text).not.toMatch(/^(id|retry):/m);
+		expect(text).toMatch(/"reason":"session_ended"/);
+	});
+
+	it('checks a busy stream once per moment, not once per event', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		const before = who.checks();
+		expect(before).toBeGreaterThan(0);
+		for (let id = 1; id <= 200; id++) s.local(id);
+		expect(await s.ids(200)).toHaveLength(200);
+		expect(who.checks() - before).toBeLessThanOrEqual(1);
+		s.stop();
 	});
 });

@@ -6,14 +6,36 @@ export const RECONNECT_MS = 1000;
 /** The last event of a stream the app ends as it stops: reconnect (elsewhere) and resume. */
 export const RECONNECT_EVENT = 'reconnect';
 
+/** The last event of a stream whose caller's access ended; its data says why (`reason`). */
+export const ACCESS_ENDED_EVENT = 'access_ended';
+
+/** How long a passed check of a stream's caller holds while no news of a change comes. */
+export const GUARD_FRESH_MS = 1000;
+
+/** Who may read a stream, checked again while it is open (see `streamGuard`). */
+export interface StreamGuard {
+	/** Why the caller may no longer read the stream, or null while they may. */
+	check(): Promise<string | null>;
+	/** Calls `changed` whenever the caller's access may have changed; returns the unsubscribe. */
+	watch(changed: () => void): () => void;
+	/** Told once when the stream ends because a check failed. */
+	ended(reason: string): void;
+}
+
 /**
  * A server-sent event stream. `open` starts it: it gets `send` (text in the event-stream format)
  * and `connected`, which it calls once every item from then on will be sent (the `: connected`
  * comment), and returns what stops its own watching. A comment now and then keeps proxies from
  * closing a quiet stream; the browser going away (or the stream being cancelled) stops it once.
+ *
+ * Nothing is sent until `guard` says the caller may read it, and the answer holds only for a
+ * moment: text sent later waits for a new check, so a busy stream checks once per moment, not
+ * once per event. News of a change checks at once. A failed check ends the stream with an
+ * {@link ACCESS_ENDED_EVENT}; the browser's reconnect is then refused as any request would be.
  */
 export function eventStream(
 	signal: AbortSignal,
+	guard: StreamGuard,
 	open: (send: (text: string) => void, connected: () => void) => () => void
 ): Response {
 	const encoder = new TextEncoder();
@@ -21,42 +43,82 @@ export function eventStream(
 	const stream = new ReadableStream<Uint8Array>({
 		start(controller) {
 			let live = true;
-			const send = (text: string) => {
+			const write = (text: string) => {
 				if (live) controller.enqueue(encoder.encode(text));
 			};
-			// A dropped stream is retried after a second (the browser's default is longer).
-			send(`retry: ${RECONNECT_MS}\n\n`);
-			const unwatch = open(send, () => send(': connected\n\n'));
-			const ping = setInterval(() => send(': ping\n\n'), 25_000);
-			// The app stops: a last event says so, and the stream ends. The browser reconnects
-			// by itself (to an instance that stays), resuming with Last-Event-ID.
-			const untrack = trackStream(() => {
-				send(`event: ${RECONNECT_EVENT}\ndata: {}\n\n`);
+			const close = () => {
 				stop();
 				try {
 					controller.close();
 				} catch {
 					// already closed by the runtime
 				}
+			};
+			// Text waiting for a check of the caller, in order; the check holds until `freshUntil`.
+			const waiting: string[] = [];
+			let freshUntil = 0;
+			let checking = false;
+			/** Bumped by news of a change: a check that started before it proves nothing. */
+			let news = 0;
+			const recheck = () => {
+				if (checking || !live) return;
+				checking = true;
+				const started = Date.now();
+				const asked = news;
+				guard.check().then(
+					(reason) => {
+						checking = false;
+						if (!live) return;
+						if (reason !== null) {
+							write(`event: ${ACCESS_ENDED_EVENT}\ndata: ${JSON.stringify({ reason })}\n\n`);
+							close();
+							guard.ended(reason);
+							return;
+						}
+						if (asked !== news) return recheck();
+						freshUntil = started + GUARD_FRESH_MS;
+						for (const text of waiting.splice(0)) write(text);
+					},
+					() => {
+						// The store failed: nothing goes out until a check passes again.
+						checking = false;
+						setTimeout(recheck, GUARD_FRESH_MS).unref();
+					}
+				);
+			};
+			const send = (text: string) => {
+				if (!live) return;
+				if (waiting.length === 0 && !checking && Date.now() < freshUntil) return write(text);
+				waiting.push(text);
+				recheck();
+			};
+			const unguard = guard.watch(() => {
+				news++;
+				freshUntil = 0;
+				recheck();
+			});
+			// A dropped stream is retried after a second (the browser's default is longer).
+			send(`retry: ${RECONNECT_MS}\n\n`);
+			const unwatch = open(send, () => send(': connected\n\n'));
+			// The ping checks the caller too, so a session that expires ends a quiet stream.
+			const ping = setInterval(() => send(': ping\n\n'), 25_000);
+			// The app stops: a last event says so, and the stream ends. The browser reconnects
+			// by itself (to an instance that stays), resuming with Last-Event-ID.
+			const untrack = trackStream(() => {
+				write(`event: ${RECONNECT_EVENT}\ndata: {}\n\n`);
+				close();
 			});
 			stop = () => {
 				if (!live) return;
 				live = false;
 				clearInterval(ping);
 				untrack();
+				unguard();
 				unwatch();
 			};
 			// The browser went away: stop watching; the stream may already be closed by then.
 			signal.addEventListener('abort', () => {
-				const wasLive = live;
-				stop();
-				if (wasLive) {
-					try {
-						controller.close();
-					} catch {
-						// already closed by the runtime
-					}
-				}
+				if (live) close();
 			});
 		},
 		cancel() {
@@ -94,10 +156,12 @@ export function resumableEventStream<T extends { id: number }>(
 		missed: (after: number) => Promise<T[]>;
 		/** Pokes when items may have been recorded elsewhere; returns the unsubscribe. */
 		changes?: (poke: () => void) => (() => void) | undefined;
+		/** Who may read it (see {@link eventStream}). */
+		guard: StreamGuard;
 	}
 ): Response {
 	const { type, after } = options;
-	return eventStream(signal, (send, connected) => {
+	return eventStream(signal, options.guard, (send, connected) => {
 		let lastSent = after ?? 0;
 		const sendItem = (item: T) => {
 			if (item.id <= lastSent) return;

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { AuditStream, readAuditStreamConfig } from '../audit/stream';
+import { withAccessNews } from '../auth/access-news';
 import { setPasswordCost } from '../auth/password';
 import { readConfig, type ServerConfig } from './config';
 import { loadSecretKey } from './secrets';
@@ -30,10 +31,13 @@ export function serverContext(): ServerContext {
 		mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 		// With the stream on, every audit entry is queued for it as it is written.
 		let auditStream: AuditStream | null = null;
-		const store = openStore(config, {
-			auditOutbox: streamConfig !== null,
-			onAudit: () => auditStream?.wake()
-		});
+		// Every ending of a user's access is told to their open streams, whichever code ends it.
+		const store = withAccessNews(
+			openStore(config, {
+				auditOutbox: streamConfig !== null,
+				onAudit: () => auditStream?.wake()
+			})
+		);
 		if (streamConfig) auditStream = new AuditStream(store, streamConfig);
 		context = { config, store, secretKey: loadSecretKey(config.dataDir), auditStream };
 	}

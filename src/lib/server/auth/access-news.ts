@@ -1,0 +1,78 @@
+import { announce, onAnnounce } from '../platform/cluster';
+import type { Store } from '../store/types';
+
+/**
+ * News that a user's access may have changed: a session ended, a token revoked, the account
+ * deactivated or its role changed. Open streams of that user hear of it and check their caller
+ * again. The news comes from the store itself ({@link withAccessNews}), so every way of ending
+ * access sends it, including ones written later; other instances hear of it through the same
+ * notifications as live records (polling included).
+ */
+
+const topic = (userId: number) => `access:${userId}`;
+
+/** Watchers in this process, by user id: on SQLite the only ones, on PostgreSQL the quickest. */
+const watchers = new Map<number, Set<() => void>>();
+
+/** Tells every watcher of `userId`, here and on every instance, that their access changed. */
+export function accessChanged(userId: number): void {
+	for (const watcher of watchers.get(userId) ?? []) watcher();
+	announce(topic(userId));
+}
+
+/** Calls `watcher` whenever the access of `userId` may have changed; returns the unsubscribe. */
+export function onAccessChange(userId: number, watcher: () => void): () => void {
+	let mine = watchers.get(userId);
+	if (!mine) watchers.set(userId, (mine = new Set()));
+	mine.add(watcher);
+	const unannounce = onAnnounce(topic(userId), watcher);
+	return () => {
+		unannounce?.();
+		mine.delete(watcher);
+		if (mine.size === 0 && watchers.get(userId) === mine) watchers.delete(userId);
+	};
+}
+
+/**
+ * The store, telling {@link accessChanged} after each write that can end a user's access: a
+ * session deleted, a token revoked, a role or the active flag changed.
+ */
+export function withAccessNews(store: Store): Store {
+	const { sessions, tokens, users } = store;
+	return {
+		...store,
+		sessions: {
+			...sessions,
+			async delete(tokenHash) {
+				const session = await sessions.find(tokenHash);
+				await sessions.delete(tokenHash);
+				if (session) accessChanged(session.userId);
+			},
+			async deleteForUser(userId) {
+				await sessions.deleteForUser(userId);
+				accessChanged(userId);
+			}
+		},
+		tokens: {
+			...tokens,
+			async revoke(id, userId, at) {
+				const done = await tokens.revoke(id, userId, at);
+				if (done) accessChanged(userId);
+				return done;
+			},
+			async revokeForUser(userId, at) {
+				const count = await tokens.revokeForUser(userId, at);
+				if (count > 0) accessChanged(userId);
+				return count;
+			}
+		},
+		users: {
+			...users,
+			async update(id, changes) {
+				const updated = await users.update(id, changes);
+				if (changes.role !== undefined || changes.active !== undefined) accessChanged(id);
+				return updated;
+			}
+		}
+	};
+}
