@@ -4,7 +4,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
 import { MIGRATIONS } from '../../src/lib/server/store/migrations';
-import { ADMIN, ADMIN_ENV, createProfile, profileDocument, sleep } from '../helpers/fixtures';
+import {
+	ADMIN,
+	ADMIN_ENV,
+	createProfile,
+	createUser,
+	profileDocument,
+	sleep
+} from '../helpers/fixtures';
+import { afterEnding, openFeed } from '../helpers/feeds';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
 import { sse } from '../helpers/sse';
 
@@ -16,7 +24,8 @@ import { sse } from '../helpers/sse';
  * answers 503 on the health check and clean errors elsewhere, in flight too, loses nothing
  * saved before, and heals by itself. The two processes behave as one app: a session or an API
  * token made on one works on the other, a live stream served by one shows what the other
- * recorded (A listening for notifications, B polling), and the sign-in limit, a sandbox's push
+ * recorded (A listening for notifications, B polling) and ends when its caller's access ends
+ * through the other, and the sign-in limit, a sandbox's push
  * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. Starting while
  * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
  * rest of the server tests run on SQLite; the store's own tests cover both.
@@ -358,6 +367,40 @@ describe('the app on PostgreSQL', () => {
 		);
 		expect(listening).toEqual([{ n: 1 }]);
 		expect(a.stderr()).not.toMatch(/poll the database/);
+	});
+
+	it('ends a live feed on one process when its caller’s access ends through the other', async () => {
+		const user = await createUser(adminA, 'editor', 'feed-watcher@example.test');
+		const onB = new Client(b);
+		expect((await onB.login(user.email, user.password)).status).toBe(200);
+		const made = await user.client.json('/api/tokens', { method: 'POST', json: { name: 'feed' } });
+		expect(made.status).toBe(201);
+
+		// A listens for notifications: the token is revoked through B.
+		const onA = await openFeed('sink', adminA, user.client.withToken(made.body.token!));
+		// B polls: the account is lowered below the sinks' role through A.
+		const polled = await openFeed('sink', adminB, onB);
+		const revoked = await onB.fetch(`/api/tokens/${made.body.info!.id}`, { method: 'DELETE' });
+		expect(revoked.status).toBe(204);
+		await onA.fire('after', b);
+		expect(await afterEnding(onA)).toMatchObject({
+			ended: true,
+			delivered: [],
+			endedBecause: 'token_revoked'
+		});
+		expect(await onA.recorded(adminA)).toContain('after');
+
+		const changed = await adminA.json(`/api/users/${user.id}`, {
+			method: 'PATCH',
+			json: { role: 'viewer' }
+		});
+		expect(changed.status).toBe(200);
+		await polled.fire('after', a);
+		expect(await afterEnding(polled)).toMatchObject({
+			ended: true,
+			delivered: [],
+			endedBecause: 'role_changed'
+		});
 	});
 
 	it('answers 503 while the database is gone, fails other requests cleanly, and heals', async () => {
