@@ -1,10 +1,13 @@
+import { ACCESS_ENDED_EVENT, ACCESS_ENDED_MESSAGES, type AccessEnded } from '$lib/api/streams';
+
 /**
  * The state of a page's server-sent event stream, in words a user reads: `connecting` (the first
  * connection), `live`, `reconnecting` (the browser lost the stream and tries again on its own,
  * sending the id of the last event it received as `Last-Event-ID`, so the server resumes after
- * it) and `closed` (the server refused the stream; {@link LiveEvents.reconnect} starts again).
+ * it), `closed` (the server refused the stream; {@link LiveEvents.reconnect} starts again) and
+ * `ended` (the user's access ended: signing in again is the way back, see {@link LiveEvents.ended}).
  */
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed' | 'ended';
 
 /**
  * One event stream kept open for as long as a page shows it. Reloading the page's data does not
@@ -13,6 +16,8 @@ export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
  */
 export class LiveEvents {
 	state = $state<LiveState>('connecting');
+	/** Why the access ended, in words a user reads, once the state is `ended`. */
+	ended = $state<string | null>(null);
 	#source: EventSource | null = null;
 	#lastId: string | null = null;
 	readonly #url: (after: string | null) => string;
@@ -43,6 +48,16 @@ export class LiveEvents {
 			// answered something other than a stream).
 			this.state = source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
 		};
+		// The server ended the stream because the access did: a reconnect would only be refused.
+		source.addEventListener(ACCESS_ENDED_EVENT, (event) => {
+			if (this.#source !== source) return;
+			source.close();
+			const reason = (JSON.parse((event as MessageEvent<string>).data) as { reason?: string })
+				.reason;
+			this.ended =
+				ACCESS_ENDED_MESSAGES[reason as AccessEnded] ?? 'Your access to this page ended.';
+			this.state = 'ended';
+		});
 		for (const [type, listener] of Object.entries(this.#listeners)) {
 			source.addEventListener(type, (event) => {
 				const message = event as MessageEvent<string>;

@@ -1,4 +1,5 @@
 import type { RequestEvent } from '@sveltejs/kit';
+import type { AccessEnded } from '$lib/api/streams';
 import { recordAudit } from '../audit';
 import type { StreamGuard } from '../http/sse';
 import { clientIp, requireUser } from '../http/body';
@@ -9,13 +10,6 @@ import { onAccessChange } from './access-news';
 import { requestCredential, type Credential } from './request';
 import { SESSION_COOKIE } from './session';
 import { hashSecret } from './tokens';
-
-/**
- * Why an open stream's caller may no longer read it: the session ended (signed out, expired, or
- * ended by a change of the account), the token was revoked, the account was deactivated, or its
- * role no longer allows the stream.
- */
-export type AccessEnded = 'session_ended' | 'token_revoked' | 'deactivated' | 'role_changed';
 
 /**
  * Why `credential` of user `userId` no longer gives `access`, or null while it does: the checks

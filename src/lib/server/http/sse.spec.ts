@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_ENDED_EVENT, GUARD_FRESH_MS, resumableEventStream, type StreamGuard } from './sse';
+import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
+import { GUARD_FRESH_MS, resumableEventStream, type StreamGuard } from './sse';
 
 /**
  * The resumable stream with news from other instances: items recorded elsewhere are read from

@@ -1,3 +1,4 @@
+import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
 import { trackStream } from '../platform/lifecycle';
 
 /** How long a browser waits before it reconnects a dropped stream, in milliseconds. */
@@ -5,9 +6,6 @@ export const RECONNECT_MS = 1000;
 
 /** The last event of a stream the app ends as it stops: reconnect (elsewhere) and resume. */
 export const RECONNECT_EVENT = 'reconnect';
-
-/** The last event of a stream whose caller's access ended; its data says why (`reason`). */
-export const ACCESS_ENDED_EVENT = 'access_ended';
 
 /** How long a passed check of a stream's caller holds while no news of a change comes. */
 export const GUARD_FRESH_MS = 1000;
