@@ -68,6 +68,13 @@ const RESUME = {
 	})
 };
 
+/** What both streams say of how they end when the caller's access does. */
+const ACCESS_ENDS =
+	' The stream ends, with a last `access_ended` event (`{"reason": "session_ended" | "token_revoked" | "deactivated" | "role_changed"}`), as soon as the caller’s access ends: the session or API token it was opened with ended, the account was deactivated, or the role no longer allows it; the caller is checked again before events are sent. A reconnect is then refused as any request.';
+
+/** A stream that ends only when the server stops or the caller's access ends. */
+const STREAM_ENDS = 'The stream; it ends only as the server stops or the caller’s access ends.';
+
 function eventStream(description: string): Answer {
 	return { description, content: { 'text/event-stream': z.string() } };
 }
@@ -222,12 +229,13 @@ const sinkOperations: OperationSpec[] = [
 		path: '/api/sinks/{key}/events',
 		summary: 'The requests a sink receives, as server-sent events',
 		description:
-			'One `request` event per request received, its `id:` the request’s id and its data the request as `GET /api/sinks/{key}` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept request after that id, oldest first. A comment every 25 s keeps the stream open; as the server stops, a last `reconnect` event.',
+			'One `request` event per request received, its `id:` the request’s id and its data the request as `GET /api/sinks/{key}` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept request after that id, oldest first. A comment every 25 s keeps the stream open; as the server stops, a last `reconnect` event.' +
+			ACCESS_ENDS,
 		tag: 'Echo sinks',
 		params: { path: sinkKey, ...RESUME },
 		// An `after` that is not an id is no resumption point, never a 400.
 		invalidInput: false,
-		answers: { 200: eventStream('The stream; it does not end by itself.') }
+		answers: { 200: eventStream(STREAM_ENDS) }
 	}
 ];
 
@@ -313,12 +321,13 @@ const sandboxOperations: OperationSpec[] = [
 		path: '/api/sandboxes/{id}/events',
 		summary: 'The requests a sandbox answers, as server-sent events',
 		description:
-			'One `push` event per recorded request, its `id:` the push id and its data the push as `GET /api/sandboxes/{id}/pushes` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept push after that id, oldest first; with several instances on PostgreSQL, what any of them records arrives within a second.',
+			'One `push` event per recorded request, its `id:` the push id and its data the push as `GET /api/sandboxes/{id}/pushes` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept push after that id, oldest first; with several instances on PostgreSQL, what any of them records arrives within a second.' +
+			ACCESS_ENDS,
 		tag: 'Push sandboxes',
 		params: { path: sandboxId, ...RESUME },
 		// An `after` that is not an id is no resumption point, never a 400.
 		invalidInput: false,
-		answers: { 200: eventStream('The stream; it does not end by itself.') }
+		answers: { 200: eventStream(STREAM_ENDS) }
 	}
 ];
 
