@@ -1,7 +1,7 @@
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createUser, serverWithAdmin, sleep, type TestUser } from '../helpers/fixtures';
+import { ADMIN, createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { Client, stopAllServers } from '../helpers/server';
+import { code, enrol, freshStep, turnOn, type TotpAnswer } from '../helpers/totp';
 
 /**
  * The second factor (TOTP) against the real server: setting it up, signing in with a code or a
@@ -12,26 +12,6 @@ import { Client, stopAllServers } from '../helpers/server';
 
 afterAll(stopAllServers);
 
-interface TotpAnswer {
-	secret?: string;
-	uri?: string;
-	recoveryCodes?: string[];
-	enabled?: boolean;
-	recoveryCodesLeft?: number;
-	error?: { code: string; message: string };
-	entries?: { action: string; target: string | null; details: Record<string, unknown> | null }[];
-}
-
-const STEP_MS = 30_000;
-
-/** The code of `secret` for the step `offset` steps from now. */
-function code(secret: string, offset = 0): string {
-	return TOTP.generate({
-		secret: Secret.fromBase32(secret),
-		timestamp: Date.now() + offset * STEP_MS
-	});
-}
-
 /** A six-digit code that is none of those the server accepts now (one step either side). */
 function wrongCode(secret: string): string {
 	const right = new Set([-2, -1, 0, 1, 2].map((o) => code(secret, o)));
@@ -39,32 +19,6 @@ function wrongCode(secret: string): string {
 		const candidate = String(n).padStart(6, '0');
 		if (!right.has(candidate)) return candidate;
 	}
-}
-
-/**
- * Waits, when the current step ends within 8 seconds, for the next one: a test then uses the
- * steps before, at and after now without one of them leaving the window meanwhile.
- */
-async function freshStep(): Promise<void> {
-	const left = STEP_MS - (Date.now() % STEP_MS);
-	if (left < 8_000) await sleep(left + 200);
-}
-
-async function enrol(client: Client): Promise<{ secret: string; uri: string }> {
-	const started = await client.json<TotpAnswer>('/api/me/totp', { method: 'POST' });
-	expect(started.status).toBe(200);
-	return { secret: started.body.secret!, uri: started.body.uri! };
-}
-
-/** Sets up and turns on the second factor of a signed-in client: its secret and codes. */
-async function turnOn(client: Client, offset = -1) {
-	const { secret } = await enrol(client);
-	const on = await client.json<TotpAnswer>('/api/me/totp', {
-		method: 'PUT',
-		json: { code: code(secret, offset) }
-	});
-	expect(on.status).toBe(200);
-	return { secret, recoveryCodes: on.body.recoveryCodes! };
 }
 
 function signIn(user: TestUser, extra: Record<string, string> = {}, password = user.password) {
