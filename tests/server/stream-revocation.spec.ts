@@ -3,12 +3,14 @@ import { createUser, serverWithAdmin } from '../helpers/fixtures';
 import { afterEnding, openFeed, type Feed } from '../helpers/feeds';
 import { Browser, CLIENT, startProvider, type TestProvider } from '../helpers/oidc';
 import { Client, stopAllServers, type TestServer } from '../helpers/server';
+import { freshStep, turnOn } from '../helpers/totp';
 
 /**
  * An open live feed (a sink's or a sandbox's events) ends as soon as its caller's access ends,
  * whichever way it ends: the API token revoked, the session signed out, the account
  * deactivated, the role lowered below what the feed needs (by an admin, or by the identity
- * provider's groups at a later sign-in). What is recorded after that is not delivered on it.
+ * provider's groups at a later sign-in), the second factor REQUIRE_2FA asks for taken off.
+ * What is recorded after that is not delivered on it.
  */
 
 let provider: TestProvider;
@@ -176,5 +178,27 @@ describe('a role change from the identity provider’s groups', () => {
 		await feed.fire('after');
 		const after = await afterEnding(feed);
 		expect(after).toMatchObject({ ended: true, delivered: [], endedBecause: 'role_changed' });
+	});
+});
+
+describe('REQUIRE_2FA', () => {
+	it('ends the feed of a session held back again when an admin takes its second factor off', async () => {
+		const held = await serverWithAdmin({ REQUIRE_2FA: 'admins' });
+		await freshStep();
+		await turnOn(held.admin);
+		const other = await createUser(held.admin, 'admin', 'second-admin@example.test');
+		await turnOn(other.client);
+		const feed = await openFeed('sink', held.admin, other.client);
+		await feed.fire('before');
+		expect(feed.label(await feed.stream.next(feed.type))).toBe('before');
+
+		const reset = await held.admin.fetch(`/api/users/${other.id}/totp`, { method: 'DELETE' });
+		expect(reset.status).toBe(204);
+		await feed.fire('after');
+		expect(await afterEnding(feed)).toMatchObject({
+			ended: true,
+			delivered: [],
+			endedBecause: 'second_factor_required'
+		});
 	});
 });

@@ -3,7 +3,7 @@ import type { Store } from '../store/types';
 
 /**
  * News that a user's access may have changed: a session ended, a token revoked, the account
- * deactivated or its role changed. Open streams of that user hear of it and check their caller
+ * deactivated, its role changed or its second factor removed. Open streams of that user hear of it and check their caller
  * again. The news comes from the store itself ({@link withAccessNews}), so every way of ending
  * access sends it, including ones written later; other instances hear of it through the same
  * notifications as live records (polling included).
@@ -35,10 +35,10 @@ export function onAccessChange(userId: number, watcher: () => void): () => void 
 
 /**
  * The store, telling {@link accessChanged} after each write that can end a user's access: a
- * session deleted, a token revoked, a role or the active flag changed.
+ * session deleted, a token revoked, a second factor removed, a role or the active flag changed.
  */
 export function withAccessNews(store: Store): Store {
-	const { sessions, tokens, users } = store;
+	const { sessions, tokens, totp, users } = store;
 	return {
 		...store,
 		sessions: {
@@ -64,6 +64,15 @@ export function withAccessNews(store: Store): Store {
 				const count = await tokens.revokeForUser(userId, at);
 				if (count > 0) accessChanged(userId);
 				return count;
+			}
+		},
+		// Without it, REQUIRE_2FA holds a session back.
+		totp: {
+			...totp,
+			async remove(userId) {
+				const removed = await totp.remove(userId);
+				if (removed) accessChanged(userId);
+				return removed;
 			}
 		},
 		users: {

@@ -9,6 +9,7 @@ import { allows, requiredAccess, type Access } from './access';
 import { onAccessChange } from './access-news';
 import { requestCredential, type Credential } from './request';
 import { SESSION_COOKIE } from './session';
+import { mustEnrol } from './totp';
 import { hashSecret } from './tokens';
 
 /**
@@ -31,12 +32,17 @@ export async function accessEnded(
 		return token && token.userId === userId && token.revokedAt === null ? null : 'token_revoked';
 	}
 	const session = await ctx.store.sessions.find(hash);
-	const valid =
-		session !== undefined &&
-		session.userId === userId &&
-		now < session.expiresAt &&
-		now - session.lastSeenAt < ctx.config.sessionIdleMs;
-	return valid ? null : 'session_ended';
+	if (
+		!session ||
+		session.userId !== userId ||
+		now >= session.expiresAt ||
+		now - session.lastSeenAt >= ctx.config.sessionIdleMs
+	) {
+		return 'session_ended';
+	}
+	const { id, email, name, role } = user;
+	const caller = { id, email, name, role, via: credential.via, method: session.method };
+	return (await mustEnrol(ctx, caller)) ? 'second_factor_required' : null;
 }
 
 /**

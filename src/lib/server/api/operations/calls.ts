@@ -70,7 +70,7 @@ const RESUME = {
 
 /** What both streams say of how they end when the caller's access does. */
 const ACCESS_ENDS =
-	' The stream ends, with a last `access_ended` event (`{"reason": "session_ended" | "token_revoked" | "deactivated" | "role_changed"}`), as soon as the caller’s access ends: the session or API token it was opened with ended, the account was deactivated, or the role no longer allows it; the caller is checked again before events are sent. A reconnect is then refused as any request.';
+	' The stream ends, with a last `access_ended` event (`{"reason": "session_ended" | "token_revoked" | "deactivated" | "role_changed" | "second_factor_required"}`), as soon as the caller’s access ends: the session or API token it was opened with ended, the account was deactivated, the role no longer allows it, or REQUIRE_2FA holds the session back; the caller is checked again before events are sent. A reconnect is then refused as any request.';
 
 /** A stream that ends only when the server stops or the caller's access ends. */
 const STREAM_ENDS = 'The stream; it ends only as the server stops or the caller’s access ends.';
