@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
 	createServer as createHttpServer,
@@ -465,14 +465,27 @@ describe('signing out with OIDC_LOGOUT=1', () => {
 	});
 });
 
+/** What a forging provider's next ID token gets wrong (`none`: nothing). */
+type Flaw =
+	| 'audience'
+	| 'expired'
+	| 'nonce'
+	| 'garbage-signature'
+	| 'foreign-key'
+	| 'hs256'
+	| 'alg-none'
+	| 'none';
+
 /**
- * A provider that signs its ID tokens properly but gets one thing wrong on purpose: the audience,
- * the expiry or the nonce. It signs everyone in at once (no pages) and remembers the nonce each
- * code was asked with.
+ * A provider that gets one thing of its ID tokens wrong on purpose: the audience, the expiry, the
+ * nonce, or the signature (garbage, another key's, HS256 with the client secret, or none at all,
+ * with its metadata listing HS256 and `none`). It signs everyone in at once (no pages) and
+ * remembers the nonce each code was asked with.
  */
 async function forgingProvider() {
-	let flaw: 'audience' | 'expired' | 'nonce' = 'audience';
+	let flaw: Flaw = 'audience';
 	const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+	const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 	const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
 	const nonces = new Map<string, string>();
 	const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -491,7 +504,7 @@ async function forgingProvider() {
 				jwks_uri: `${issuer}/jwks`,
 				response_types_supported: ['code'],
 				subject_types_supported: ['public'],
-				id_token_signing_alg_values_supported: ['RS256']
+				id_token_signing_alg_values_supported: ['RS256', 'HS256', 'none']
 			});
 		}
 		if (url.pathname === '/jwks') return send({ keys: [jwk] });
@@ -521,8 +534,19 @@ async function forgingProvider() {
 					email_verified: true,
 					groups: ['studio-admins']
 				};
-				const signed = `${b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' })}.${b64(claims)}`;
-				const signature = sign('sha256', Buffer.from(signed), privateKey).toString('base64url');
+				const alg = flaw === 'hs256' ? 'HS256' : flaw === 'alg-none' ? 'none' : 'RS256';
+				const signed = `${b64({ alg, kid: 'k1', typ: 'JWT' })}.${b64(claims)}`;
+				const data = Buffer.from(signed);
+				const signature =
+					flaw === 'hs256'
+						? createHmac('sha256', CLIENT.secret).update(data).digest('base64url')
+						: flaw === 'alg-none'
+							? ''
+							: flaw === 'garbage-signature'
+								? Buffer.alloc(256, 7).toString('base64url')
+								: sign('sha256', data, flaw === 'foreign-key' ? foreign : privateKey).toString(
+										'base64url'
+									);
 				send({ access_token: 'at', token_type: 'Bearer', id_token: `${signed}.${signature}` });
 			});
 			return;
@@ -535,7 +559,7 @@ async function forgingProvider() {
 	return {
 		issuer,
 		/** What the next ID token gets wrong. */
-		wrong(next: typeof flaw) {
+		wrong(next: Flaw) {
 			flaw = next;
 		},
 		close: () => new Promise<void>((resolve) => server.close(() => resolve()))
@@ -558,7 +582,15 @@ describe('an ID token the app must not accept', () => {
 		await forging?.close();
 	});
 
-	for (const flaw of ['audience', 'expired', 'nonce'] as const) {
+	for (const flaw of [
+		'audience',
+		'expired',
+		'nonce',
+		'garbage-signature',
+		'foreign-key',
+		'hs256',
+		'alg-none'
+	] as const) {
 		it(`is refused with a page, no session and an audit entry: ${flaw}`, async () => {
 			forging.wrong(flaw);
 			const { response, session } = await ssoSignIn(server, 'forged');
@@ -576,6 +608,15 @@ describe('an ID token the app must not accept', () => {
 			});
 		});
 	}
+
+	it("signs in with a token signed by the provider's published key", async () => {
+		forging.wrong('none');
+		const { session } = await ssoSignIn(server, 'forged');
+		expect((await me(server, session)).body.user).toMatchObject({
+			email: 'forged@example.test',
+			role: 'admin'
+		});
+	});
 });
 
 describe('password sign-in turned off', () => {

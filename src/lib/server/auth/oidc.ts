@@ -112,6 +112,9 @@ async function providerConfig(settings: OidcSettings): Promise<client.Configurat
 		})
 		.then((config) => {
 			config.timeout = PROVIDER_TIMEOUT_S;
+			// openid-client checks the signature of an ID token from the token endpoint only when
+			// asked: against the provider's published keys, with an algorithm it lists (never HS*).
+			client.enableNonRepudiationChecks(config);
 			discovered = { at: Date.now(), key, config };
 			return config;
 		})
