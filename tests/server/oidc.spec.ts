@@ -316,12 +316,12 @@ describe('single sign-on', () => {
 		expect(done.status).toBe(303);
 		expect(browser.cookie(app.url, 'ps_session')).toBeDefined();
 
-		// The same answer again, with the same cookie: the code was used.
+		// The same answer again, with the same cookie: the sign-in was finished.
 		const replay = new Browser();
 		replay.setCookie(app.url, 'ps_oidc', cookie);
 		const replayed = await replay.request(callback!);
 		expect(replayed.status).toBe(400);
-		expect(await replayed.text()).toContain('not accepted');
+		expect(await replayed.text()).toContain('finished already');
 		expect(replay.cookie(app.url, 'ps_session')).toBeUndefined();
 
 		// Another browser's sign-in cookie with this answer: the state does not match.
@@ -342,12 +342,33 @@ describe('single sign-on', () => {
 		expect(await altered.text()).toContain('expired or was altered');
 
 		const reasons = (await auditOf('login.failure')).slice(0, 4).map((e) => e.details.reason);
-		expect(reasons).toEqual([
-			'bad_flow_cookie',
-			'no_flow_cookie',
-			'state_mismatch',
-			'provider_answer_refused'
-		]);
+		expect(reasons).toEqual(['bad_flow_cookie', 'no_flow_cookie', 'state_mismatch', 'flow_used']);
+	});
+
+	it('finishes a sign-in once: its cookie and state do not finish another with a second code', async () => {
+		account('olga', { groups: ['studio-viewers'] });
+		const browser = new Browser();
+		const started = await browser.request(`${app.url}/auth/oidc/start?next=/`);
+		const authorize = started.headers.get('location')!;
+		const cookie = browser.cookie(app.url, 'ps_oidc');
+		const first = await browser.follow(authorize, 'olga', { stopAtCallback: true });
+		// The same authorization request again at the provider: a second code for the same state.
+		const second = await browser.follow(authorize, 'olga', { stopAtCallback: true });
+		expect(new URL(second.callback!).searchParams.get('code')).not.toBe(
+			new URL(first.callback!).searchParams.get('code')
+		);
+		expect((await browser.request(first.callback!)).status).toBe(303);
+
+		const again = new Browser();
+		again.setCookie(app.url, 'ps_oidc', cookie);
+		const answer = await again.request(second.callback!);
+		expect(answer.status).toBe(400);
+		expect(await answer.text()).toContain('finished already');
+		expect(again.cookie(app.url, 'ps_session')).toBeUndefined();
+		expect((await auditOf('login.failure'))[0].details).toMatchObject({
+			method: 'oidc',
+			reason: 'flow_used'
+		});
 	});
 
 	it('refuses an error the provider sends back', async () => {

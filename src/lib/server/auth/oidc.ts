@@ -27,8 +27,9 @@ import type { OidcSettings } from './sign-in-settings';
  * state and a nonce, as a confidential client, with openid-client doing every check of the
  * provider's answers (ID token signature, issuer, audience, expiry, nonce). What the browser
  * carries between the start and the callback (state, nonce, PKCE verifier, where to go next)
- * lives in a short-lived cookie encrypted with a key derived from the app's secret key, so no
- * instance needs to remember anything and none can be handed a forged one.
+ * lives in a short-lived cookie encrypted with a key derived from the app's secret key, so none
+ * can be handed a forged one; the store remembers only the flow's id, so that its cookie finishes
+ * one sign-in, on whichever instance.
  */
 
 /** The cookie that carries a sign-in under way, and the paths it is sent to. */
@@ -47,6 +48,8 @@ export type { SignInProblem };
 
 /** A sign-in under way, as the cookie holds it. */
 interface Flow {
+	/** Its id in the store, taken at the callback. */
+	id: string;
 	state: string;
 	nonce: string;
 	verifier: string;
@@ -87,7 +90,9 @@ function openFlow(secretKey: Buffer, sealed: string, now: number): Flow | null {
 			decipher.final()
 		]).toString('utf8');
 		const flow = JSON.parse(text) as Flow;
-		return typeof flow.exp === 'number' && flow.exp > now ? flow : null;
+		return typeof flow.id === 'string' && typeof flow.exp === 'number' && flow.exp > now
+			? flow
+			: null;
 	} catch {
 		return null;
 	}
@@ -176,12 +181,14 @@ export async function startSignIn(
 		return { ok: false, problem: unreachable(settings, detail) };
 	}
 	const flow: Flow = {
+		id: randomBytes(16).toString('base64url'),
 		state: client.randomState(),
 		nonce: client.randomNonce(),
 		verifier: client.randomPKCECodeVerifier(),
 		next: safeNext(next),
 		exp: Date.now() + FLOW_SECONDS * 1000
 	};
+	await ctx.store.signInFlows.begin(flow.id, flow.exp, Date.now());
 	const location = client.buildAuthorizationUrl(config, {
 		redirect_uri: origin + CALLBACK_PATH,
 		scope: settings.scopes,
@@ -312,6 +319,16 @@ async function signIn(
 			'state_mismatch',
 			'This sign-in cannot be finished',
 			`The answer from ${settings.name} belongs to another sign-in (its state does not match this browser's). ${again}`
+		);
+	}
+	// Taken whatever comes next: the same cookie and state never finish a second sign-in, even
+	// with another code the provider gave for them.
+	if (!(await ctx.store.signInFlows.finish(flow.id, Date.now()))) {
+		return refuse(
+			400,
+			'flow_used',
+			'This sign-in cannot be finished',
+			`This sign-in was finished already (its cookie works once). ${again}`
 		);
 	}
 	let config: client.Configuration;

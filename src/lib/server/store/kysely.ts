@@ -489,6 +489,21 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 				return rows.map((r) => num(r.user_id));
 			}
 		},
+		signInFlows: {
+			async begin(id, expiresAt, now) {
+				await db.deleteFrom('sign_in_flows').where('expires_at', '<=', now).execute();
+				await db.insertInto('sign_in_flows').values({ id, expires_at: expiresAt }).execute();
+			},
+			async finish(id, now) {
+				// One statement: of two callbacks at once, on any instances, one deletes the row.
+				const result = await db
+					.deleteFrom('sign_in_flows')
+					.where('id', '=', id)
+					.where('expires_at', '>', now)
+					.executeTakeFirst();
+				return Number(result.numDeletedRows) === 1;
+			}
+		},
 		sessions: {
 			async create(s) {
 				await db

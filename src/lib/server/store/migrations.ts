@@ -348,6 +348,25 @@ export const MIGRATIONS: readonly Migration[] = [
 				.addColumn('method', 'text', (c) => c.notNull().defaultTo('password'))
 				.execute();
 		}
+	},
+	{
+		version: 10,
+		name: 'single sign-ons under way, each finished once',
+		async up(db, dialect) {
+			const { int } = types(dialect);
+			// A row from a sign-in's start until its callback takes it (or it expires): a sign-in's
+			// cookie finishes one sign-in, whichever instance its callback reaches.
+			await db.schema
+				.createTable('sign_in_flows')
+				.addColumn('id', 'text', (c) => c.primaryKey())
+				.addColumn('expires_at', int, (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createIndex('sign_in_flows_expires')
+				.on('sign_in_flows')
+				.column('expires_at')
+				.execute();
+		}
 	}
 ];
 

@@ -169,6 +169,12 @@ export interface UserIdentitiesTable {
 	last_sign_in_at: number;
 }
 
+/** A single sign-on under way, from its start until its callback takes it or it expires. */
+export interface SignInFlowsTable {
+	id: string;
+	expires_at: number;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -195,6 +201,7 @@ export interface Tables {
 	user_totp: UserTotpTable;
 	recovery_codes: RecoveryCodesTable;
 	user_identities: UserIdentitiesTable;
+	sign_in_flows: SignInFlowsTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -202,10 +209,11 @@ export interface Tables {
  * The data tables in an order where every table comes after those it references (the order a
  * copy inserts them in), each with its key columns (the order rows are compared in). Entries
  * waiting in the audit stream's outbox are copied with the log; the stream's last delivery and
- * error (`audit_stream`) describe the old installation and are not.
+ * error (`audit_stream`) describe the old installation and are not, nor are single sign-ons under
+ * way (`sign_in_flows`, minutes long).
  */
 export const DATA_TABLES: readonly {
-	table: Exclude<keyof Tables, 'schema_migrations' | 'audit_stream'>;
+	table: Exclude<keyof Tables, 'schema_migrations' | 'audit_stream' | 'sign_in_flows'>;
 	key: string[];
 	identity: boolean;
 }[] = [

@@ -173,6 +173,19 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 		expect(store.backend).toBe(name);
 	});
 
+	it('finishes a sign-in under way once, even two at once, and never an expired one', async () => {
+		await store.signInFlows.begin('flow-a', 2_000, 1_000);
+		await store.signInFlows.begin('flow-b', 1_500, 1_000);
+		const both = await Promise.all([
+			store.signInFlows.finish('flow-a', 1_100),
+			store.signInFlows.finish('flow-a', 1_100)
+		]);
+		expect(both.filter(Boolean)).toHaveLength(1);
+		expect(await store.signInFlows.finish('flow-a', 1_200)).toBe(false);
+		expect(await store.signInFlows.finish('flow-b', 1_500)).toBe(false);
+		expect(await store.signInFlows.finish('never-begun', 1_100)).toBe(false);
+	});
+
 	describe('migrations', () => {
 		it('are recorded once each, in order, and reopening applies nothing and keeps the data', async () => {
 			await user();
@@ -966,6 +979,7 @@ describe('SQLite specifics', () => {
 					],
 					user_totp: [],
 					recovery_codes: [],
+					sign_in_flows: [],
 					// Sessions of before were all made with a password.
 					sessions: (rows.sessions as object[]).map((s) => ({ ...s, method: 'password' }))
 				});
@@ -1016,7 +1030,7 @@ describe('SQLite specifics', () => {
 				name.startsWith('audit_outbox') ||
 				name === 'audit_stream' ||
 				name.includes('user_identities') ||
-				/^(sqlite_autoindex_)?(user_totp|recovery_codes)/.test(name);
+				/^(sqlite_autoindex_)?(user_totp|recovery_codes|sign_in_flows)/.test(name);
 			// Sessions gained one column (how each was made), added at the end of their table.
 			const method = `, "method" text default 'password' not null`;
 			const added = after

@@ -254,6 +254,13 @@ export interface Store {
 		/** The ids of the accounts with at least one identity. */
 		userIds(): Promise<number[]>;
 	};
+	/** Single sign-ons under way: each is finished at most once, on any instance. */
+	signInFlows: {
+		/** Records a sign-in started, until `expiresAt`; those expired by `now` go. */
+		begin(id: string, expiresAt: number, now: number): Promise<void>;
+		/** Takes a sign-in at its callback: true once for one begun and not expired, false after. */
+		finish(id: string, now: number): Promise<boolean>;
+	};
 	sessions: {
 		create(
 			session: Omit<Session, 'method'> & {
