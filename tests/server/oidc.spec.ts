@@ -288,6 +288,51 @@ describe('single sign-on', () => {
 		expect(await page.text()).toMatch(/carol@example\.test[\s\S]*?SSO and password/);
 	});
 
+	it('never gives an account to another identity by its e-mail once one is linked to it', async () => {
+		// An address the provider does not vouch for makes an account that keeps it unverified.
+		account('squatter', {
+			email: 'victim@example.test',
+			email_verified: false,
+			groups: ['studio-viewers']
+		});
+		const squatter = await ssoSignIn(app, 'squatter');
+		expect((await me(app, squatter.session)).body.user?.email).toBe('victim@example.test');
+
+		// The address's real owner, verified, is not merged into it.
+		account('victim', { groups: ['studio-editors'] });
+		const victim = await ssoSignIn(app, 'victim');
+		expect(victim.response.status).toBe(403);
+		const html = await victim.response.text();
+		expect(html).toContain('Your account cannot be linked');
+		expect(html).toContain('another sign-in');
+		expect(html).toContain('An admin can');
+		expect(victim.session).toBeUndefined();
+		expect((await me(app, squatter.session)).body.user).toMatchObject({
+			email: 'victim@example.test',
+			role: 'viewer'
+		});
+		expect((await auditOf('login.failure'))[0]).toMatchObject({
+			details: expect.objectContaining({ reason: 'email_in_use', subject: 'victim' })
+		});
+
+		// Nor a password account linked already, to a second identity with its verified address.
+		const created = await admin.json('/api/users', {
+			method: 'POST',
+			json: { email: 'paula@example.test', name: 'Paula', role: 'viewer', password: 'paula-pass-1' }
+		});
+		expect(created.status).toBe(201);
+		account('paula', { groups: ['studio-viewers'] });
+		expect((await ssoSignIn(app, 'paula')).session).toBeDefined();
+		account('paula-too', { email: 'paula@example.test', groups: ['studio-viewers'] });
+		const second = await ssoSignIn(app, 'paula-too');
+		expect(second.response.status).toBe(403);
+		expect(second.session).toBeUndefined();
+		const linked = (await auditOf('user.identity_linked')).filter(
+			(e) => e.target === 'paula@example.test'
+		);
+		expect(linked).toHaveLength(1);
+	});
+
 	it('keeps a deactivated account refused', async () => {
 		account('dave', { groups: ['studio-viewers'] });
 		const first = await ssoSignIn(app, 'dave');

@@ -18,7 +18,7 @@ import {
 	shownGroups,
 	type Claims
 } from './oidc-claims';
-import { NO_PASSWORD } from './password';
+import { hasPassword, NO_PASSWORD } from './password';
 import { endSession, startSession } from './session';
 import type { OidcSettings } from './sign-in-settings';
 
@@ -501,8 +501,10 @@ function stripPath(claims: Claims, path: string): Claims {
 }
 
 /**
- * The account of an identity: the one linked to it; else an account with the same e-mail, linked
- * now when the provider says the address is verified (never otherwise); else a new account.
+ * The account of an identity: the one linked to it; else a password account with the same e-mail
+ * and no identity yet, linked now when the provider says the address is verified (never
+ * otherwise); else a new account. An account made by a sign-in holds an address the provider may
+ * not have verified: it is never given to another identity by that address.
  */
 async function accountFor(
 	ctx: ServerContext,
@@ -541,6 +543,18 @@ async function accountFor(
 				{ actor: { id: existing.id, email: existing.email } }
 			);
 		}
+		if (
+			!hasPassword(existing.passwordHash) ||
+			(await ctx.store.identities.userIds()).includes(existing.id)
+		) {
+			return refuse(
+				403,
+				'email_in_use',
+				'Your account cannot be linked',
+				`An account with the e-mail ${email} exists here, and it signs in through another sign-in at ${settings.name}, so it is not linked to yours. An admin can look at that account on the users page, deactivate it if it is not yours, and ask the admins of ${settings.name} whose sign-in it is.`,
+				{ actor: { id: existing.id, email: existing.email } }
+			);
+		}
 		if (!existing.active) return { ok: true, user: existing };
 		if (
 			await ctx.store.identities.link({
@@ -566,13 +580,10 @@ async function accountFor(
 	}
 	let created: User;
 	try {
-		created = await ctx.store.users.create({
-			email,
-			name: nameOf(claims, email),
-			role,
-			passwordHash: NO_PASSWORD,
-			at: now
-		});
+		created = await ctx.store.identities.createAccount(
+			{ email, name: nameOf(claims, email), role, passwordHash: NO_PASSWORD, at: now },
+			{ issuer, subject }
+		);
 	} catch (error) {
 		// Two first sign-ins of one person at once (two tabs): the other made the account a moment
 		// ago, and this one finds it, linked, the second time round.
@@ -581,13 +592,6 @@ async function accountFor(
 		}
 		throw error;
 	}
-	await ctx.store.identities.link({
-		issuer,
-		subject,
-		userId: created.id,
-		createdAt: now,
-		lastSignInAt: now
-	});
 	await recordAudit(ctx.store, { ...actor, id: created.id }, 'user.created', created.email, {
 		role,
 		by: 'oidc',

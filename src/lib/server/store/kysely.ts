@@ -382,6 +382,26 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 	const emailIs = (email: string) =>
 		pg ? sql<boolean>`lower(email) = lower(${email})` : sql<boolean>`email = ${email}`;
 
+	/** Inserts an account (in `trx` when given). */
+	async function insertUser(
+		input: Parameters<Store['users']['create']>[0],
+		trx: Kysely<Tables> = db
+	): Promise<User> {
+		const row = await trx
+			.insertInto('users')
+			.values({
+				email: input.email,
+				name: input.name,
+				role: input.role,
+				password_hash: input.passwordHash,
+				created_at: input.at,
+				updated_at: input.at
+			})
+			.returningAll()
+			.executeTakeFirstOrThrow();
+		return user(row)!;
+	}
+
 	const store: Store = {
 		backend: dialect,
 		async ready() {
@@ -399,19 +419,7 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 				return Number(row.n);
 			},
 			async create(input) {
-				const row = await db
-					.insertInto('users')
-					.values({
-						email: input.email,
-						name: input.name,
-						role: input.role,
-						password_hash: input.passwordHash,
-						created_at: input.at,
-						updated_at: input.at
-					})
-					.returningAll()
-					.executeTakeFirstOrThrow();
-				return user(row)!;
+				return insertUser(input);
 			},
 			async findById(id) {
 				return user(
@@ -461,6 +469,22 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 					createdAt: num(row.created_at),
 					lastSignInAt: num(row.last_sign_in_at)
 				};
+			},
+			async createAccount(input, identity) {
+				return db.transaction().execute(async (trx) => {
+					const created = await insertUser(input, trx);
+					await trx
+						.insertInto('user_identities')
+						.values({
+							issuer: identity.issuer,
+							subject: identity.subject,
+							user_id: created.id,
+							created_at: input.at,
+							last_sign_in_at: input.at
+						})
+						.execute();
+					return created;
+				});
 			},
 			async link(identity) {
 				const result = await db

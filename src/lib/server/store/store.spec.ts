@@ -173,6 +173,25 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 		expect(store.backend).toBe(name);
 	});
 
+	it('makes an account with its identity in one write, or neither', async () => {
+		const input = { email: 'sso@example.test', name: 'SSO', role: 'viewer' as const, at: 1_000 };
+		const made = await store.identities.createAccount(
+			{ ...input, passwordHash: '!none' },
+			{ issuer: 'https://idp.example', subject: 'one' }
+		);
+		expect(await store.identities.find('https://idp.example', 'one')).toMatchObject({
+			userId: made.id,
+			createdAt: 1_000
+		});
+		await expect(
+			store.identities.createAccount(
+				{ ...input, email: 'SSO@example.test', passwordHash: '!none' },
+				{ issuer: 'https://idp.example', subject: 'two' }
+			)
+		).rejects.toThrow();
+		expect(await store.identities.find('https://idp.example', 'two')).toBeUndefined();
+	});
+
 	it('finishes a sign-in under way once, even two at once, and never an expired one', async () => {
 		await store.signInFlows.begin('flow-a', 2_000, 1_000);
 		await store.signInFlows.begin('flow-b', 1_500, 1_000);

@@ -248,6 +248,14 @@ export interface Store {
 	};
 	identities: {
 		find(issuer: string, subject: string): Promise<UserIdentity | undefined>;
+		/**
+		 * Makes an account with its identity in one write, so an account made by a sign-in is never
+		 * seen without the identity it belongs to.
+		 */
+		createAccount(
+			input: Parameters<Store['users']['create']>[0],
+			identity: Pick<UserIdentity, 'issuer' | 'subject'>
+		): Promise<User>;
 		/** Links an identity to an account; false when that identity is linked already. */
 		link(identity: UserIdentity): Promise<boolean>;
 		touch(issuer: string, subject: string, at: number): Promise<void>;
