@@ -467,6 +467,39 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 		expect((await me(limited, allowed.session)).body.user?.role).toBe('viewer');
 	});
 
+	it('never demotes the last active admin, nor links an admin by e-mail with a lower role', async () => {
+		const token = await limitedAdmin.json<{ token?: string }>('/api/tokens', {
+			method: 'POST',
+			json: { name: 'last-admin' }
+		});
+		/** A sign-in as the admin's address with a group mapped to viewer: refused, nothing changes. */
+		const refusedAsViewer = async (says: string) => {
+			account('root', { email: ADMIN.email, groups: ['studio-viewers'] });
+			const { response, session } = await ssoSignIn(limited, 'root');
+			expect(response.status).toBe(403);
+			expect(await response.text()).toContain(says);
+			expect(session).toBeUndefined();
+			expect((await me(limited, limitedAdmin.session)).body.user?.role).toBe('admin');
+			expect((await limitedAdmin.withToken(token.body.token!).json('/api/session')).status).toBe(
+				200
+			);
+		};
+
+		// Not linked: an admin is linked by e-mail only to a sign-in that keeps it an admin.
+		await refusedAsViewer('keeps it an admin');
+		// Linked as an admin, then the provider's groups change to viewer: the last admin stays.
+		account('root', { email: ADMIN.email, groups: ['studio-admins'] });
+		expect((await ssoSignIn(limited, 'root')).session).toBeDefined();
+		await refusedAsViewer('last active admin');
+		const failures = await limitedAdmin.json<{
+			entries: { details: Record<string, unknown> }[];
+		}>('/api/audit?action=login.failure');
+		expect(failures.body.entries.slice(0, 2).map((e) => e.details.reason)).toEqual([
+			'last_admin',
+			'admin_not_linked'
+		]);
+	});
+
 	it('lets only admins sign in with a password; API tokens keep working', async () => {
 		const created = await limitedAdmin.json('/api/users', {
 			method: 'POST',

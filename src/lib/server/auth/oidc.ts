@@ -20,6 +20,7 @@ import {
 } from './oidc-claims';
 import { hasPassword, NO_PASSWORD } from './password';
 import { endSession, startSession } from './session';
+import { isLastActiveAdmin } from './users';
 import type { OidcSettings } from './sign-in-settings';
 
 /**
@@ -461,6 +462,15 @@ async function signIn(
 			{ actor: { id: user.id, email: user.email }, details }
 		);
 	}
+	if (role !== 'admin' && (await isLastActiveAdmin(ctx, user))) {
+		return refuse(
+			403,
+			'last_admin',
+			'Your role cannot change here',
+			`You are the last active admin of this app, and your groups at ${settings.name} now give you the role ${role}. Nothing was changed, and you are not signed in: another admin must be made first (on the users page), or an admin of ${settings.name} can add you to an admin group (${settings.groups.admin.join(', ') || 'none is set'}).`,
+			{ actor: { id: user.id, email: user.email }, details: { ...details, role } }
+		);
+	}
 	if (user.role !== role) {
 		const before = user.role;
 		user = (await ctx.store.users.update(user.id, { role, at: now })) ?? user;
@@ -553,6 +563,17 @@ async function accountFor(
 				'Your account cannot be linked',
 				`An account with the e-mail ${email} exists here, and it signs in through another sign-in at ${settings.name}, so it is not linked to yours. An admin can look at that account on the users page, deactivate it if it is not yours, and ask the admins of ${settings.name} whose sign-in it is.`,
 				{ actor: { id: existing.id, email: existing.email } }
+			);
+		}
+		// Linking would hand the admin's account to whoever holds the address at the provider, at
+		// the provider's role: an admin is linked only to a sign-in that keeps it an admin.
+		if (existing.role === 'admin' && role !== 'admin') {
+			return refuse(
+				403,
+				'admin_not_linked',
+				'Your account cannot be linked',
+				`The account with the e-mail ${email} here is an admin, and your groups at ${settings.name} give the role ${role}: an admin's account is linked only to a sign-in that keeps it an admin. Sign in with your password, or ask another admin to change your role first.`,
+				{ actor: { id: existing.id, email: existing.email }, details: { role } }
 			);
 		}
 		if (!existing.active) return { ok: true, user: existing };

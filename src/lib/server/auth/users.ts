@@ -145,7 +145,8 @@ export async function createUser(
 	return { ok: true, user: userView(user) };
 }
 
-async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolean> {
+/** Whether the user is the one active admin left (who can be neither demoted nor deactivated). */
+export async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolean> {
 	if (user.role !== 'admin' || !user.active) return false;
 	const admins = (await ctx.store.users.list()).filter((u) => u.role === 'admin' && u.active);
 	return admins.length === 1;
