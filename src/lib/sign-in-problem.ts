@@ -8,6 +8,8 @@ export interface SignInProblem {
 	reason: string;
 	title: string;
 	message: string;
+	/** With status 429: the seconds to wait (the answer's `Retry-After`). */
+	retryAfter?: number;
 	/** With a refusal for groups: what was expected and what came. */
 	roles?: {
 		claim: string;

@@ -17,6 +17,8 @@ export interface TestProvider {
 	issuer: string;
 	/** The accounts by login name; change them between sign-ins. */
 	accounts: Map<string, AccountClaims>;
+	/** How many requests its token endpoint received. */
+	tokenRequests(): number;
 	/** Serves the provider, for apps at these URLs (their callbacks are its redirect URIs). */
 	serve(appUrls: string[]): void;
 	close(): Promise<void>;
@@ -28,7 +30,9 @@ export interface TestProvider {
  */
 export async function startProvider(): Promise<TestProvider> {
 	let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+	let tokenRequests = 0;
 	const server = createServer((req, res) => {
+		if (req.method === 'POST' && req.url?.startsWith('/token')) tokenRequests++;
 		if (handler) return handler(req, res);
 		res.statusCode = 503;
 		res.end();
@@ -41,6 +45,7 @@ export async function startProvider(): Promise<TestProvider> {
 	return {
 		issuer,
 		accounts,
+		tokenRequests: () => tokenRequests,
 		serve(appUrls) {
 			const provider = new Provider(issuer, {
 				clients: [

@@ -410,10 +410,9 @@ describe('single sign-on', () => {
 		expect(answer.status).toBe(400);
 		expect(await answer.text()).toContain('finished already');
 		expect(again.cookie(app.url, 'ps_session')).toBeUndefined();
-		expect((await auditOf('login.failure'))[0].details).toMatchObject({
-			method: 'oidc',
-			reason: 'flow_used'
-		});
+		// The replay above was the window's first refusal of this kind from this address: audited.
+		const used = (await auditOf('login.failure')).filter((e) => e.details.reason === 'flow_used');
+		expect(used.map((e) => e.details.count)).toEqual([1]);
 	});
 
 	it('refuses an error the provider sends back', async () => {
@@ -520,6 +519,73 @@ describe('single sign-on with allowed domains, and passwords for admins only', (
 			json: { name: 'automation' }
 		});
 		expect((await limitedAdmin.withToken(token.body.token!).json('/api/session')).status).toBe(200);
+	});
+});
+
+describe('sign-ins through the provider from one address', () => {
+	/** A server of its own: the limits count per server, and the other tests share 127.0.0.1. */
+	async function fresh() {
+		const started = await serverWithAdmin(oidcEnv(provider));
+		provider.serve([app.url, limited.url, started.server.url]);
+		return started;
+	}
+
+	it('answers forged callbacks 429 past the limit, as a page, and audits each kind once', async () => {
+		const { server, admin: itsAdmin } = await fresh();
+		const statuses: number[] = [];
+		let limitedAnswer: Response | undefined;
+		for (let i = 0; i < 60; i++) {
+			const answer = await fetch(`${server.url}/auth/oidc/callback?code=junk-${i}&state=x`, {
+				headers: { accept: 'text/html' },
+				redirect: 'manual'
+			});
+			statuses.push(answer.status);
+			if (answer.status === 429) limitedAnswer ??= answer;
+			else await answer.body?.cancel();
+		}
+		expect(statuses.slice(0, 20)).toEqual(Array(20).fill(400));
+		expect(statuses.slice(20)).toEqual(Array(40).fill(429));
+		expect(Number(limitedAnswer!.headers.get('retry-after'))).toBeGreaterThan(0);
+		expect(limitedAnswer!.headers.get('content-type')).toContain('text/html');
+		expect(await limitedAnswer!.text()).toContain('Too many sign-ins');
+
+		const failures = await itsAdmin.json<{ entries: { details: Record<string, unknown> }[] }>(
+			'/api/audit?action=login.failure'
+		);
+		const seen = failures.body.entries.map((e) => [e.details.reason, e.details.count]);
+		expect(seen).toEqual([
+			['rate_limited', 10],
+			['rate_limited', 1],
+			['no_flow_cookie', 10],
+			['no_flow_cookie', 1]
+		]);
+		await server.stop();
+	});
+
+	it('limits the starts too, so junk codes cannot make the app ask the provider without end', async () => {
+		const { server } = await fresh();
+		const before = provider.tokenRequests();
+		const starts: number[] = [];
+		for (let i = 0; i < 25; i++) {
+			const browser = new Browser();
+			const started = await browser.request(`${server.url}/auth/oidc/start?next=/`);
+			starts.push(started.status);
+			if (started.status !== 303) {
+				expect(Number(started.headers.get('retry-after'))).toBeGreaterThan(0);
+				expect(await started.text()).toContain('Too many sign-ins');
+				continue;
+			}
+			const state = new URL(started.headers.get('location')!).searchParams.get('state');
+			const junk = await browser.request(
+				`${server.url}/auth/oidc/callback?code=junk-${i}&state=${state}&iss=${encodeURIComponent(provider.issuer)}`
+			);
+			expect(junk.status).toBe(400);
+			await junk.body?.cancel();
+		}
+		expect(starts.slice(0, 20)).toEqual(Array(20).fill(303));
+		expect(starts.slice(20)).toEqual(Array(5).fill(429));
+		expect(provider.tokenRequests() - before).toBe(20);
+		await server.stop();
 	});
 });
 

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { RequestEvent } from '@sveltejs/kit';
 import * as client from 'openid-client';
 import { recordAudit, type Actor } from '../audit';
 import type { ServerContext } from '../platform/context';
@@ -18,6 +19,7 @@ import {
 	shownGroups,
 	type Claims
 } from './oidc-claims';
+import { ssoAttempt, ssoRefusalCount, ssoSucceeded } from './rate-limit';
 import { hasPassword, NO_PASSWORD } from './password';
 import { endSession, startSession } from './session';
 import { isLastActiveAdmin } from './users';
@@ -163,6 +165,57 @@ function unreachable(settings: OidcSettings, detail: string): SignInProblem {
 	};
 }
 
+/** A problem page's status, and with a 429 its `Retry-After`, for the page's answer. */
+export function problemHeaders(
+	event: Pick<RequestEvent, 'locals' | 'setHeaders'>,
+	problem: SignInProblem
+): void {
+	event.locals.pageStatus = problem.status;
+	if (problem.retryAfter) event.setHeaders({ 'retry-after': String(problem.retryAfter) });
+}
+
+function tooMany(settings: OidcSettings, retryAfter: number): SignInProblem {
+	return {
+		status: 429,
+		reason: 'rate_limited',
+		title: 'Too many sign-ins',
+		message: `Too many sign-ins through ${settings.name} came from your address, and too few of them succeeded. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}, or sign in with a password if you have one.`,
+		retryAfter
+	};
+}
+
+/**
+ * Audits a refusal as `login.failure`. Identical refusals (one address, reason and subject) are
+ * counted in a window: the 1st, 10th, 100th… of a window are written, with their count, so a
+ * flood of forged callbacks cannot flood the log or the audit stream.
+ */
+async function auditRefusal(
+	ctx: ServerContext,
+	settings: OidcSettings,
+	ip: string,
+	refusal: Omit<Refusal, 'ok'>
+): Promise<void> {
+	const { problem, actor, details } = refusal;
+	const kind = [ip, problem.reason, details?.subject ?? ''].join('\n');
+	const count = await ssoRefusalCount(createHash('sha256').update(kind).digest('hex'));
+	if (!/^10*$/.test(String(count))) return;
+	await recordAudit(
+		ctx.store,
+		{ id: actor?.id ?? null, email: actor?.email ?? null, ip },
+		'login.failure',
+		null,
+		{ method: 'oidc', issuer: settings.issuer.href, reason: problem.reason, ...details, count }
+	);
+}
+
+/** Counts a refused sign-in in the metrics. */
+function countRefusal(problem: SignInProblem): void {
+	metrics().signIns.inc({
+		method: 'oidc',
+		result: problem.reason === 'provider_unreachable' ? 'error' : 'refused'
+	});
+}
+
 /**
  * Starts a sign-in: the provider's address to send the browser to, and the sealed flow for the
  * cookie. `next` is kept by the open-redirect rules of the password form.
@@ -171,8 +224,16 @@ export async function startSignIn(
 	ctx: ServerContext,
 	settings: OidcSettings,
 	origin: string,
-	next: unknown
+	next: unknown,
+	ip: string
 ): Promise<{ ok: true; location: string; cookie: string } | { ok: false; problem: SignInProblem }> {
+	const wait = await ssoAttempt('start', ip);
+	if (wait) {
+		const problem = tooMany(settings, wait);
+		countRefusal(problem);
+		await auditRefusal(ctx, settings, ip, { problem, details: { step: 'start' } });
+		return { ok: false, problem };
+	}
 	let config: client.Configuration;
 	try {
 		config = await providerConfig(settings);
@@ -252,25 +313,18 @@ export async function finishSignIn(
 ): Promise<CallbackResult> {
 	const flow = input.cookie ? openFlow(ctx.secretKey, input.cookie, Date.now()) : null;
 	const next = flow?.next ?? '/';
-	const outcome = await signIn(ctx, settings, input, flow);
-	const signIns = metrics().signIns;
+	const wait = await ssoAttempt('callback', input.ip);
+	const outcome: Awaited<ReturnType<typeof signIn>> = wait
+		? { ok: false, problem: tooMany(settings, wait), details: { step: 'callback' } }
+		: await signIn(ctx, settings, input, flow);
 	if (outcome.ok) {
-		signIns.inc({ method: 'oidc', result: 'success' });
+		metrics().signIns.inc({ method: 'oidc', result: 'success' });
+		await ssoSucceeded(input.ip);
 		return { ...outcome, next };
 	}
-	const { problem, actor, details } = outcome;
-	signIns.inc({
-		method: 'oidc',
-		result: problem.reason === 'provider_unreachable' ? 'error' : 'refused'
-	});
-	await recordAudit(
-		ctx.store,
-		{ id: actor?.id ?? null, email: actor?.email ?? null, ip: input.ip },
-		'login.failure',
-		null,
-		{ method: 'oidc', issuer: settings.issuer.href, reason: problem.reason, ...details }
-	);
-	return { ok: false, problem, next };
+	countRefusal(outcome.problem);
+	await auditRefusal(ctx, settings, input.ip, outcome);
+	return { ok: false, problem: outcome.problem, next };
 }
 
 type Refusal = {

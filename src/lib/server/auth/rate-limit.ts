@@ -106,3 +106,64 @@ export async function secondFactorAttempt(userId: number): Promise<number> {
 export async function secondFactorSucceeded(userId: number): Promise<void> {
 	await login().secondFactorPerUser.delete(String(userId));
 }
+
+// ---------------------------------------------------------------- single sign-on
+
+/**
+ * Single sign-on from one client address: starts and callbacks count per address, each asked
+ * before any work (a callback before the provider is asked for tokens); a sign-in that succeeds
+ * gives both back, so an office behind one address is held back only by sign-ins that fail.
+ * Refusals of one kind from one address are counted in a window as well, so that a burst of
+ * them is audited a few times, not once each.
+ */
+export const SSO_LIMITS = {
+	startPerIp: { points: 20, seconds: 10 * 60 },
+	callbackPerIp: { points: 20, seconds: 10 * 60 },
+	/** The window in which identical refusals are counted together. */
+	refusalWindow: { seconds: 10 * 60 }
+};
+
+let ssoLimiters:
+	| { start: RateLimiterAbstract; callback: RateLimiterAbstract; refusals: RateLimiterAbstract }
+	| undefined;
+
+function sso() {
+	ssoLimiters ??= {
+		start: sharedLimiter({
+			keyPrefix: 'sso_start_ip',
+			points: SSO_LIMITS.startPerIp.points,
+			duration: SSO_LIMITS.startPerIp.seconds
+		}),
+		callback: sharedLimiter({
+			keyPrefix: 'sso_callback_ip',
+			points: SSO_LIMITS.callbackPerIp.points,
+			duration: SSO_LIMITS.callbackPerIp.seconds
+		}),
+		// Only counts: no number of refusals is ever turned away.
+		refusals: sharedLimiter({
+			keyPrefix: 'sso_refusal',
+			points: 2 ** 30,
+			duration: SSO_LIMITS.refusalWindow.seconds
+		})
+	};
+	return ssoLimiters;
+}
+
+/** Counts a start or a callback from an address: 0 when it may go on, else seconds to wait. */
+export async function ssoAttempt(step: 'start' | 'callback', ip: string): Promise<number> {
+	const refusal = await sso()
+		[step].consume(ip)
+		.then(() => null, refused);
+	return refusal ? Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) : 0;
+}
+
+/** After a sign-in that succeeded: its start's and its callback's points come back. */
+export async function ssoSucceeded(ip: string): Promise<void> {
+	const { start, callback } = sso();
+	await Promise.all([start.reward(ip), callback.reward(ip)]);
+}
+
+/** Counts a refusal of one kind (`key`): how many of that kind there were in its window. */
+export async function ssoRefusalCount(key: string): Promise<number> {
+	return (await sso().refusals.consume(key)).consumedPoints;
+}

@@ -1,6 +1,6 @@
 import { error, redirect } from '@sveltejs/kit';
 import { setSessionCookie } from '$lib/server/auth/cookie';
-import { FLOW_COOKIE, FLOW_COOKIE_PATH, finishSignIn } from '$lib/server/auth/oidc';
+import { FLOW_COOKIE, FLOW_COOKIE_PATH, finishSignIn, problemHeaders } from '$lib/server/auth/oidc';
 import { SESSION_COOKIE } from '$lib/server/auth/session';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { serverContext } from '$lib/server/platform/context';
@@ -12,7 +12,7 @@ import type { PageServerLoad } from './$types';
  * started from, or a page saying what went wrong. The sign-in's cookie is used once either way.
  */
 export const load: PageServerLoad = async (event) => {
-	const { url, cookies, locals } = event;
+	const { url, cookies } = event;
 	const oidc = signInSettings().oidc;
 	if (!oidc) error(404, 'Single sign-on is not set up here.');
 	const ctx = serverContext();
@@ -27,7 +27,7 @@ export const load: PageServerLoad = async (event) => {
 		previous: cookies.get(SESSION_COOKIE)
 	});
 	if (!result.ok) {
-		locals.pageStatus = result.problem.status;
+		problemHeaders(event, result.problem);
 		return { problem: result.problem, next: result.next, name: oidc.name };
 	}
 	setSessionCookie(cookies, url, ctx, result.token);

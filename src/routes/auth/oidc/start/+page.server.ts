@@ -1,6 +1,13 @@
 import { error, redirect } from '@sveltejs/kit';
-import { FLOW_COOKIE, FLOW_COOKIE_PATH, FLOW_SECONDS, startSignIn } from '$lib/server/auth/oidc';
+import {
+	FLOW_COOKIE,
+	FLOW_COOKIE_PATH,
+	FLOW_SECONDS,
+	problemHeaders,
+	startSignIn
+} from '$lib/server/auth/oidc';
 import { signInSettings } from '$lib/server/auth/sign-in-settings';
+import { clientIp } from '$lib/server/http/body';
 import { serverContext } from '$lib/server/platform/context';
 import type { PageServerLoad } from './$types';
 
@@ -9,17 +16,19 @@ import type { PageServerLoad } from './$types';
  * identity provider; when the provider does not answer, a page says so (with the way back to
  * the password form).
  */
-export const load: PageServerLoad = async ({ url, cookies, locals }) => {
+export const load: PageServerLoad = async (event) => {
+	const { url, cookies } = event;
 	const oidc = signInSettings().oidc;
 	if (!oidc) error(404, 'Single sign-on is not set up here.');
 	const started = await startSignIn(
 		serverContext(),
 		oidc,
 		url.origin,
-		url.searchParams.get('next')
+		url.searchParams.get('next'),
+		clientIp(event)
 	);
 	if (!started.ok) {
-		locals.pageStatus = started.problem.status;
+		problemHeaders(event, started.problem);
 		return { problem: started.problem, next: url.searchParams.get('next') ?? '/', name: oidc.name };
 	}
 	cookies.set(FLOW_COOKIE, started.cookie, {
