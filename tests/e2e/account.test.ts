@@ -1,4 +1,10 @@
-import { createUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures';
+import { Secret, TOTP } from 'otpauth';
+import { createUser, expect, PASSWORD, signedOut, signIn, test, uniqueEmail } from './fixtures';
+
+/** The code of `key` for the step `offset` steps (of 30 s) from now. */
+function code(key: string, offset = 0): string {
+	return TOTP.generate({ secret: Secret.fromBase32(key), timestamp: Date.now() + offset * 30_000 });
+}
 
 test.describe('account', () => {
 	test('a user changes their password and stays signed in in this browser', async ({
@@ -39,6 +45,50 @@ test.describe('account', () => {
 		await me.getByRole('button', { name: 'Sign out' }).click();
 		await signIn(me, email, 'a brand new password');
 		await expect(me.getByRole('banner')).toContainText('Pat Password');
+		await context.close();
+	});
+
+	test('with a second factor on, the password change asks for a code as well, by keyboard', async ({
+		page,
+		browser
+	}) => {
+		const email = uniqueEmail('changer-2fa');
+		await createUser(page, { email, name: 'Sam Second', role: 'viewer' });
+		const context = await browser.newContext({ storageState: signedOut });
+		const me = await context.newPage();
+		await signIn(me, email, PASSWORD);
+		await me.goto('/account');
+		const factor = me.getByRole('region', { name: 'Second factor' });
+		await factor.getByRole('button', { name: 'Set up an authenticator app' }).click();
+		const key = (await factor.locator('.key code').textContent())!.replace(/\s+/g, '');
+		await factor.getByLabel('Authentication code').fill(code(key));
+		await factor.getByLabel('Authentication code').press('Enter');
+		await expect(factor).toContainText('Recovery codes left: 10.');
+
+		const form = me.getByRole('region', { name: 'Change password' });
+		const codeField = form.getByLabel('Authentication code');
+		await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+		await form.getByLabel('Current password').focus();
+		await me.keyboard.type(PASSWORD);
+		await me.keyboard.press('Tab');
+		await me.keyboard.type('a second new password');
+		await me.keyboard.press('Tab');
+		await me.keyboard.type('a second new password');
+		await me.keyboard.press('Tab');
+		await expect(codeField).toBeFocused();
+		// The set-up used this step's code; a wrong one is refused at the field.
+		const next = code(key, 1);
+		await me.keyboard.type(next === '000000' ? '111111' : '000000');
+		await me.keyboard.press('Enter');
+		await expect(codeField).toHaveAccessibleDescription(/Error: That code is not right/);
+
+		await codeField.fill('');
+		await codeField.focus();
+		await me.keyboard.type(next);
+		await me.keyboard.press('Enter');
+		await expect(form.getByRole('status')).toContainText('Password changed.');
+		await me.reload();
+		await expect(me.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
 		await context.close();
 	});
 

@@ -134,6 +134,43 @@ describe('accounts', () => {
 		expect(await status(bearer)).toBe(401);
 	});
 
+	it('counts wrong current passwords against the account: the eleventh try waits, even the right one', async () => {
+		const user = await createUser(admin, 'viewer', 'own-guessed@example.test');
+		const bearer = await tokenOf(user, server);
+		const change = (client: Client, current: string) =>
+			client.json('/api/me/password', {
+				method: 'PUT',
+				json: { current, password: 'my-own-new-secret-8' }
+			});
+		for (let i = 0; i < 10; i++) {
+			const wrong = await change(bearer, `guess-${i}-of-mine`);
+			expect(wrong.status).toBe(400);
+			expect(wrong.body.error?.code).toBe('wrong_password');
+		}
+		// The limit is the account's: the right password waits, through the token or a session.
+		for (const client of [bearer, user.client]) {
+			const right = await change(client, user.password);
+			expect(right.status).toBe(429);
+			expect(right.body.error?.code).toBe('rate_limited');
+			expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+		}
+		// Nothing changed: the session and the token go on.
+		expect(await status(user.client)).toBe(200);
+		expect(await status(bearer)).toBe(200);
+		const log = await admin.json('/api/audit?action=user.password_change_failure&limit=50');
+		const mine = log.body.entries!.filter((e) => e.target === user.email);
+		expect(mine.map((e) => e.details?.reason)).toEqual([
+			'rate_limited',
+			'rate_limited',
+			...Array<string>(10).fill('wrong_password')
+		]);
+		expect(mine.map((e) => e.details?.via)).toEqual([
+			'session',
+			...Array<string>(11).fill('token')
+		]);
+		expect(mine.every((e) => e.actor === user.email && e.actorId === user.id)).toBe(true);
+	});
+
 	it('renaming a user ends nothing', async () => {
 		const user = await createUser(admin, 'viewer', 'renamed@example.test');
 		const bearer = await tokenOf(user, server);

@@ -41,12 +41,14 @@ describe('a second factor for password accounts', () => {
 	let alice: TestUser;
 	let bob: TestUser;
 	let carol: TestUser;
+	let dave: TestUser;
 
 	beforeAll(async () => {
 		({ admin } = await serverWithAdmin());
 		alice = await createUser(admin, 'editor', 'alice@example.test');
 		bob = await createUser(admin, 'viewer', 'bob@example.test');
 		carol = await createUser(admin, 'viewer', 'carol@example.test');
+		dave = await createUser(admin, 'viewer', 'dave@example.test');
 	}, 60_000);
 
 	it('is set up with a code of the app, answers ten recovery codes once, then asks for a code at sign-in', async () => {
@@ -163,6 +165,50 @@ describe('a second factor for password accounts', () => {
 		expect(
 			(await audit(admin, 'totp.disabled')).find((e) => e.target === carol.email)?.details
 		).toMatchObject({ by: 'password' });
+	}, 60_000);
+
+	it('is asked for to change the password: missing, wrong or with a wrong password, nothing changes', async () => {
+		await freshStep();
+		const { secret, recoveryCodes } = await turnOn(dave.client);
+		const NEW = 'a-new-secret-of-daves-3';
+		const change = (extra: Record<string, string>, current = dave.password) =>
+			dave.client.json<TotpAnswer>('/api/me/password', {
+				method: 'PUT',
+				json: { current, password: NEW, ...extra }
+			});
+		const missing = await change({});
+		expect(missing.status).toBe(400);
+		expect(missing.body.error?.code).toBe('totp_required');
+		const wrong = await change({ totp: wrongCode(secret) });
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.error?.code).toBe('invalid_code');
+		const wrongRecovery = await change({ recoveryCode: 'aaaa-bbbb-cccc-dddd' });
+		expect(wrongRecovery.status).toBe(400);
+		expect(wrongRecovery.body.error?.code).toBe('invalid_code');
+		// A right code with a wrong password is refused, and the code is not used up by it.
+		const now = code(secret);
+		const wrongPassword = await change({ totp: now }, 'not-the-password-1');
+		expect(wrongPassword.status).toBe(400);
+		expect(wrongPassword.body.error?.code).toBe('wrong_password');
+		expect((await dave.client.json('/api/session')).status).toBe(200);
+
+		const changed = await change({ recoveryCode: recoveryCodes[0] });
+		expect(changed.status).toBe(200);
+		const again = await signIn(dave, { totp: now }, NEW);
+		expect(again.status).toBe(200);
+		expect((await again.client.json<TotpAnswer>('/api/me/totp')).body.recoveryCodesLeft).toBe(9);
+
+		const failures = (await audit(admin, 'user.password_change_failure')).filter(
+			(e) => e.target === dave.email
+		);
+		expect(failures.map((e) => e.details?.reason)).toEqual([
+			'wrong_password',
+			'wrong_recovery_code',
+			'wrong_code'
+		]);
+		expect(await audit(admin, 'user.password_changed')).toEqual([
+			expect.objectContaining({ target: dave.email })
+		]);
 	}, 60_000);
 
 	it('is taken off a user by an admin (only), and the password alone signs in again', async () => {

@@ -27,6 +27,11 @@ function text(value: FormDataEntryValue | null): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/** A code typed in one field: longer than six digits, it is a recovery code. */
+function typedCode(code: string): { totp: string } | { recoveryCode: string } {
+	return code.replace(/\s+/g, '').length > 6 ? { recoveryCode: code } : { totp: code };
+}
+
 /** The second factor as the page shows it: on or off, or the secret being set up. */
 async function secondFactor(event: Parameters<PageServerLoad>[0]) {
 	const ctx = serverContext();
@@ -65,7 +70,12 @@ export const actions: Actions = {
 	password: async (event) => {
 		const me = requireUser(event);
 		const data = await event.request.formData();
-		const input = { current: text(data.get('current')), password: text(data.get('password')) };
+		const code = text(data.get('code')).trim();
+		const input = {
+			current: text(data.get('current')),
+			password: text(data.get('password')),
+			...(code ? typedCode(code) : {})
+		};
 		const errors: Record<string, string> = {};
 		const parsed = PasswordChangeSchema.safeParse(input);
 		if (!parsed.success) {
@@ -81,7 +91,12 @@ export const actions: Actions = {
 		const outcome = await changeOwnPassword(ctx, me, ip, parsed.data);
 		if (!outcome.ok) {
 			const field =
-				{ wrong_password: 'current', weak_password: 'password' }[outcome.code] ?? 'form';
+				{
+					wrong_password: 'current',
+					weak_password: 'password',
+					totp_required: 'code',
+					invalid_code: 'code'
+				}[outcome.code] ?? 'form';
 			return fail(outcome.status, {
 				form: 'password' as const,
 				errors: { [field]: outcome.message }
@@ -155,12 +170,11 @@ export const actions: Actions = {
 				errors: { off: 'Enter a code of your app, a recovery code or your password.' }
 			});
 		}
-		const recovery = code.replace(/\s+/g, '').length > 6;
 		const outcome = await disableOwn(
 			serverContext(),
 			requireUser(event),
 			clientIp(event),
-			code ? (recovery ? { recoveryCode: code } : { code }) : { password }
+			code ? typedCode(code) : { password }
 		);
 		if (!outcome.ok) {
 			return fail(outcome.status, { form: 'totpOff' as const, errors: { off: outcome.message } });

@@ -15,6 +15,7 @@ export type AuditAction =
 	| 'user.created'
 	| 'user.updated'
 	| 'user.password_changed'
+	| 'user.password_change_failure'
 	| 'totp.enrolment_started'
 	| 'totp.enabled'
 	| 'totp.disabled'

@@ -9,7 +9,9 @@ import {
 	PASSWORD_LIMITS,
 	verifyPassword
 } from './password';
+import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
 import type { AuthUser } from './session';
+import { SecondFactorSchema, useSecondFactor } from './totp';
 import type { ServerContext } from '../platform/context';
 import type { Store, User } from '../store/types';
 
@@ -74,8 +76,8 @@ export const UserChangesSchema = z.object({
 	password: PasswordSchema.optional()
 });
 
-/** A password change. */
-export const PasswordChangeSchema = z.object({
+/** A password change; an account with a second factor sends one of its codes as well. */
+export const PasswordChangeSchema = SecondFactorSchema.extend({
 	current: z.string().min(1).max(PASSWORD_LIMITS.max),
 	password: PasswordSchema
 });
@@ -85,10 +87,10 @@ export type UserOutcome =
 	| { ok: true; user: UserView }
 	| {
 			ok: false;
-			status: 400 | 404 | 409 | 503;
+			status: 400 | 404 | 409 | 429 | 503;
 			code: string;
 			message: string;
-			/** Seconds to wait before trying again (with 503). */
+			/** Seconds to wait before trying again (with 429 and 503). */
 			retryAfter?: number;
 	  };
 
@@ -198,9 +200,30 @@ export async function updateUser(
 	return { ok: true, user: userView(updated!) };
 }
 
+/** Why a change of one's own password was refused, as its audit entry says. */
+type PasswordChangeRefusal =
+	'rate_limited' | 'busy' | 'wrong_password' | 'wrong_code' | 'wrong_recovery_code';
+
+/** The refusal of a change of one's own password, recorded with its reason. */
+async function passwordChangeRefused(
+	ctx: ServerContext,
+	me: AuthUser,
+	ip: string | null,
+	reason: PasswordChangeRefusal,
+	outcome: UserOutcome & { ok: false }
+): Promise<UserOutcome> {
+	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_change_failure', me.email, {
+		reason,
+		via: me.via
+	});
+	return outcome;
+}
+
 /**
- * Changes one's own password after checking the current one; every session of the user ends and
- * their API tokens are revoked (the caller starts a fresh session for this browser).
+ * Changes one's own password after checking the current one, and with a second factor on one of
+ * its codes; every session of the user ends and their API tokens are revoked (the caller starts
+ * a fresh session for this browser). A wrong password or code counts against the account as a
+ * wrong code at sign-in does, so a session or a token cannot be used to guess the password.
  */
 export async function changeOwnPassword(
 	ctx: ServerContext,
@@ -212,27 +235,58 @@ export async function changeOwnPassword(
 	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
 	const weak = weakPassword(input.password, user.email);
 	if (weak) return weak;
+	const factor = await ctx.store.totp.get(me.id);
+	const withFactor = factor?.enabledAt != null;
+	// Nothing is checked yet, so nothing counts: the caller only learns what to send.
+	if (withFactor && !input.totp && !input.recoveryCode) {
+		return {
+			ok: false,
+			status: 400,
+			code: 'totp_required',
+			message: 'Enter the authentication code from your app (or a recovery code) as well.'
+		};
+	}
+	const wait = await secondFactorAttempt(me.id);
+	if (wait > 0) {
+		return passwordChangeRefused(ctx, me, ip, 'rate_limited', {
+			ok: false,
+			status: 429,
+			code: 'rate_limited',
+			message: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+			retryAfter: wait
+		});
+	}
 	let valid: boolean;
 	try {
 		valid = await verifyPassword(input.current, user.passwordHash);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
-		return {
+		return passwordChangeRefused(ctx, me, ip, 'busy', {
 			ok: false,
 			status: 503,
 			code: 'busy',
 			message: error.message,
 			retryAfter: error.retryAfter
-		};
+		});
 	}
 	if (!valid) {
-		return {
+		return passwordChangeRefused(ctx, me, ip, 'wrong_password', {
 			ok: false,
 			status: 400,
 			code: 'wrong_password',
 			message: 'The current password is wrong.'
-		};
+		});
 	}
+	// Checked only after a right password, so a wrong password does not use a right code up.
+	if (withFactor && !(await useSecondFactor(ctx, user, factor, input))) {
+		return passwordChangeRefused(ctx, me, ip, input.totp ? 'wrong_code' : 'wrong_recovery_code', {
+			ok: false,
+			status: 400,
+			code: 'invalid_code',
+			message: 'That code is not right (or was already used).'
+		});
+	}
+	await secondFactorSucceeded(me.id);
 	const updated = await ctx.store.users.update(me.id, {
 		passwordHash: await hashPassword(input.password),
 		at: Date.now()

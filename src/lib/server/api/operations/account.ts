@@ -108,7 +108,7 @@ export const accountOperations: OperationSpec[] = [
 		path: '/api/me/password',
 		summary: 'Change one’s own password',
 		description:
-			'Checks the current password and sets the new one: every session of the user ends (this one too) and every API token of theirs is revoked. New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
+			'Checks the current password and sets the new one: every session of the user ends (this one too) and every API token of theirs is revoked. An account with a second factor also sends `totp` (the six digits of its app) or `recoveryCode`. Wrong passwords and codes count against the account, from any address, with the wrong codes of sign-in and of turning the second factor off (`429 rate_limited`). New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
 		tag: 'Account',
 		body: {
 			schema: PasswordChangeSchema,
@@ -119,8 +119,9 @@ export const accountOperations: OperationSpec[] = [
 			503: BUSY
 		},
 		errors: {
-			400: '`invalid_input`: the body is not acceptable (a weak new password is named at `password`); `weak_password`: the new password is the user’s e-mail address; `wrong_password`: the current password is wrong.',
-			404: '`not_found`: the account was removed meanwhile.'
+			400: '`invalid_input`: the body is not acceptable (a weak new password is named at `password`); `weak_password`: the new password is the user’s e-mail address; `totp_required`: the account has a second factor and neither `totp` nor `recoveryCode` was sent (nothing was checked or counted); `wrong_password`: the current password is wrong; `invalid_code`: the password is right and the code is wrong, replayed or used.',
+			404: '`not_found`: the account was removed meanwhile.',
+			429: '`rate_limited`: too many wrong passwords or codes for the account; nothing is checked until `Retry-After`.'
 		}
 	},
 	{
