@@ -134,6 +134,46 @@ describe('accounts', () => {
 		expect(await status(bearer)).toBe(401);
 	});
 
+	it('a password change through the API with a session cookie gives this browser a new session, and only it', async () => {
+		const user = await createUser(admin, 'viewer', 'own-change-session@example.test');
+		const elsewhere = new Client(server);
+		expect((await elsewhere.login(user.email, user.password)).status).toBe(200);
+		const bearer = await tokenOf(user, server);
+		const before = user.client.session;
+		const changed = await user.client.json<{ user?: { email: string }; newSession?: boolean }>(
+			'/api/me/password',
+			{ method: 'PUT', json: { current: user.password, password: 'my-own-new-secret-9' } }
+		);
+		expect(changed.status).toBe(200);
+		expect(changed.body).toMatchObject({ user: { email: user.email }, newSession: true });
+		const cookie = changed.headers.getSetCookie().find((c) => c.startsWith('ps_session='));
+		expect(cookie).toMatch(/HttpOnly/i);
+		expect(user.client.session).toBeDefined();
+		expect(user.client.session).not.toBe(before);
+		const me = await user.client.json('/api/session');
+		expect(me.status).toBe(200);
+		expect(me.body.user).toMatchObject({ email: user.email, via: 'session', method: 'password' });
+		const old = new Client(server);
+		old.session = before;
+		expect(await status(old)).toBe(401);
+		expect(await status(elsewhere)).toBe(401);
+		expect(await status(bearer)).toBe(401);
+	});
+
+	it('a password change with an API token revokes it with the others and starts no session', async () => {
+		const user = await createUser(admin, 'viewer', 'own-change-token@example.test');
+		const bearer = await tokenOf(user, server);
+		const changed = await bearer.json<{ newSession?: boolean }>('/api/me/password', {
+			method: 'PUT',
+			json: { current: user.password, password: 'my-own-new-secret-10' }
+		});
+		expect(changed.status).toBe(200);
+		expect(changed.body.newSession).toBe(false);
+		expect(changed.headers.getSetCookie()).toEqual([]);
+		expect(await status(bearer)).toBe(401);
+		expect(await status(user.client)).toBe(401);
+	});
+
 	it('counts wrong current passwords against the account: the eleventh try waits, even the right one', async () => {
 		const user = await createUser(admin, 'viewer', 'own-guessed@example.test');
 		const bearer = await tokenOf(user, server);

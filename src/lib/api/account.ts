@@ -50,8 +50,20 @@ export const UserSchema = z
 	.meta({ id: 'User', description: 'A user, without secrets.' });
 export type UserView = z.infer<typeof UserSchema>;
 
-/** `PUT /api/me/password`, `POST /api/users` (201) and `PATCH /api/users/{id}`. */
+/** `POST /api/users` (201) and `PATCH /api/users/{id}`. */
 export const UserAnswerSchema = z.object({ user: UserSchema }).meta({ id: 'UserAnswer' });
+
+/** `PUT /api/me/password`: the user, and whether the caller goes on with a new session. */
+export const PasswordChangedSchema = z
+	.object({
+		user: UserSchema,
+		newSession: z.boolean().meta({
+			description:
+				'True when the request came with a session cookie: this browser has a new session (`Set-Cookie`), and every other session has ended. False when it came with an API token: that token is revoked with every other token of the user; sign in and make a new one to go on.'
+		})
+	})
+	.meta({ id: 'PasswordChanged' });
+export type PasswordChangedAnswer = z.infer<typeof PasswordChangedSchema>;
 
 /** A user as `GET /api/users` lists them: with how they sign in. */
 export const UserListingSchema = UserSchema.extend({

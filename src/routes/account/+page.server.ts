@@ -4,7 +4,6 @@ import { createToken, listTokens, revokeToken } from '$lib/server/auth/api-token
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { hasPassword } from '$lib/server/auth/password';
 import { qrPath } from '$lib/server/auth/qr';
-import { startSession } from '$lib/server/auth/session';
 import {
 	activate,
 	disableOwn,
@@ -87,8 +86,8 @@ export const actions: Actions = {
 			return fail(400, { form: 'password' as const, errors });
 		}
 		const ctx = serverContext();
-		const ip = clientIp(event);
-		const outcome = await changeOwnPassword(ctx, me, ip, parsed.data);
+		const meta = { ip: clientIp(event), userAgent: event.request.headers.get('user-agent') };
+		const outcome = await changeOwnPassword(ctx, me, meta, parsed.data);
 		if (!outcome.ok) {
 			const field =
 				{
@@ -102,12 +101,8 @@ export const actions: Actions = {
 				errors: { [field]: outcome.message }
 			});
 		}
-		const user = (await ctx.store.users.findById(me.id))!;
-		const token = await startSession(ctx, user, {
-			ip,
-			userAgent: event.request.headers.get('user-agent')
-		});
-		setSessionCookie(event.cookies, event.url, ctx, token);
+		// A page is always reached with a session: this is its successor.
+		if (outcome.session) setSessionCookie(event.cookies, event.url, ctx, outcome.session);
 		return { form: 'password' as const, changed: true };
 	},
 

@@ -10,7 +10,7 @@ import {
 	verifyPassword
 } from './password';
 import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
-import type { AuthUser } from './session';
+import { startSession, type AuthUser } from './session';
 import { SecondFactorSchema, useSecondFactor } from './totp';
 import type { ServerContext } from '../platform/context';
 import type { Store, User } from '../store/types';
@@ -95,7 +95,7 @@ export type UserOutcome =
 	  };
 
 /** The refusal of a new password that is the user's own e-mail address. */
-function weakPassword(password: string, email: string): UserOutcome | null {
+function weakPassword(password: string, email: string): (UserOutcome & { ok: false }) | null {
 	const problem = passwordProblem(password, email);
 	return problem ? { ok: false, status: 400, code: 'weak_password', message: problem } : null;
 }
@@ -200,6 +200,13 @@ export async function updateUser(
 	return { ok: true, user: userView(updated!) };
 }
 
+/**
+ * The outcome of a change of one's own password: with it, the token of the new session of a
+ * caller who came with a session cookie (null for one who came with an API token).
+ */
+export type PasswordChangeOutcome =
+	{ ok: true; user: UserView; session: string | null } | (UserOutcome & { ok: false });
+
 /** Why a change of one's own password was refused, as its audit entry says. */
 type PasswordChangeRefusal =
 	'rate_limited' | 'busy' | 'wrong_password' | 'wrong_code' | 'wrong_recovery_code';
@@ -211,7 +218,7 @@ async function passwordChangeRefused(
 	ip: string | null,
 	reason: PasswordChangeRefusal,
 	outcome: UserOutcome & { ok: false }
-): Promise<UserOutcome> {
+): Promise<PasswordChangeOutcome> {
 	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_change_failure', me.email, {
 		reason,
 		via: me.via
@@ -221,16 +228,18 @@ async function passwordChangeRefused(
 
 /**
  * Changes one's own password after checking the current one, and with a second factor on one of
- * its codes; every session of the user ends and their API tokens are revoked (the caller starts
- * a fresh session for this browser). A wrong password or code counts against the account as a
- * wrong code at sign-in does, so a session or a token cannot be used to guess the password.
+ * its codes; every session of the user ends and their API tokens are revoked. A caller who came
+ * with a session gets a new one, made as that one was, so this browser stays signed in (and only
+ * it); one who came with an API token has lost it. A wrong password or code counts against the
+ * account as a wrong code at sign-in does, so a session or a token cannot guess the password.
  */
 export async function changeOwnPassword(
 	ctx: ServerContext,
 	me: AuthUser,
-	ip: string | null,
+	meta: { ip: string | null; userAgent: string | null },
 	input: z.infer<typeof PasswordChangeSchema>
-): Promise<UserOutcome> {
+): Promise<PasswordChangeOutcome> {
+	const { ip } = meta;
 	const user = await ctx.store.users.findById(me.id);
 	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
 	const weak = weakPassword(input.password, user.email);
@@ -292,6 +301,12 @@ export async function changeOwnPassword(
 		at: Date.now()
 	});
 	await endSessionsAndTokens(ctx, me.id);
-	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email);
-	return { ok: true, user: userView(updated!) };
+	const session =
+		me.via === 'session'
+			? await startSession(ctx, updated!, { ...meta, method: me.method ?? undefined })
+			: null;
+	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email, {
+		via: me.via
+	});
+	return { ok: true, user: userView(updated!), session };
 }

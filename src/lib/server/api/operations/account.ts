@@ -5,6 +5,7 @@ import {
 	AuditEntriesSchema,
 	AuditStreamAnswerSchema,
 	NewApiTokenSchema,
+	PasswordChangedSchema,
 	RecoveryCodesSchema,
 	SessionSchema,
 	TotpEnrolmentSchema,
@@ -108,14 +109,24 @@ export const accountOperations: OperationSpec[] = [
 		path: '/api/me/password',
 		summary: 'Change one’s own password',
 		description:
-			'Checks the current password and sets the new one: every session of the user ends (this one too) and every API token of theirs is revoked. An account with a second factor also sends `totp` (the six digits of its app) or `recoveryCode`. Wrong passwords and codes count against the account, from any address, with the wrong codes of sign-in and of turning the second factor off (`429 rate_limited`). New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
+			'Checks the current password and sets the new one: every session of the user ends and every API token of theirs is revoked. A request with a session cookie gets a new session for this browser (`Set-Cookie`, `newSession: true`); a request with an API token has revoked that token too (`newSession: false`): sign in and make a new one. An account with a second factor also sends `totp` (the six digits of its app) or `recoveryCode`. Wrong passwords and codes count against the account, from any address, with the wrong codes of sign-in and of turning the second factor off (`429 rate_limited`). New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
 		tag: 'Account',
 		body: {
 			schema: PasswordChangeSchema,
 			example: { current: 'the password of now', password: NEW_PASSWORD }
 		},
 		answers: {
-			200: jsonAnswer('Changed; sign in again with the new password.', UserAnswerSchema),
+			200: jsonAnswer(
+				'Changed: the user, and whether this browser has a new session.',
+				PasswordChangedSchema,
+				{
+					'Set-Cookie': {
+						description:
+							'The new session cookie, `ps_session`, when the request came with a session cookie.',
+						schema: { type: 'string' }
+					}
+				}
+			),
 			503: BUSY
 		},
 		errors: {
