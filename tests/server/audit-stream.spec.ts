@@ -257,4 +257,52 @@ describe('the audit stream', () => {
 		await until('the new sign-in delivered', async () => (await streamState()).backlog === 0);
 		expect(received.filter((r) => r.headers['webhook-id'] === `audit_${id}`)).toHaveLength(1);
 	});
+
+	it('carries no text typed as the e-mail of a failed sign-in unless it is an account’s address', async () => {
+		const typed = 'Summer@2024!Secret';
+		answer = 'accept';
+		const from = received.length;
+		// Through the sign-in page, then the API until the limit refuses it.
+		const page = await new Client(server).fetch('/login', {
+			method: 'POST',
+			body: new URLSearchParams({ email: typed, password: 'whatever-it-was' }).toString(),
+			headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }
+		});
+		expect(page.status).toBe(401);
+		const statuses: number[] = [];
+		for (let i = 0; i < 5; i++) {
+			statuses.push((await new Client(server).login(typed, 'whatever-it-was')).status);
+		}
+		expect(statuses).toEqual([401, 401, 401, 401, 429]);
+		expect((await new Client(server).login(`x${typed}`, 'whatever-it-was')).status).toBe(401);
+		expect((await new Client(server).login(ADMIN.email, 'not-the-password')).status).toBe(401);
+
+		const log = await admin.json('/api/audit?action=login.failure&limit=8');
+		const [known, other, ...mine] = log.body.entries!;
+		expect(JSON.stringify(log.body)).not.toContain(typed);
+		expect(known).toMatchObject({ actor: ADMIN.email, details: { reason: 'wrong_password' } });
+		expect(known.details).not.toHaveProperty('typed');
+		expect(mine.map((e) => [e.actor, e.details?.reason])).toEqual([
+			['(unknown address)', 'rate_limited'],
+			...Array<[string, string]>(5).fill(['(unknown address)', 'unknown_user'])
+		]);
+		// The same text has the same keyed hash, another text another: attempts can be told apart.
+		const hashes = new Set(mine.map((e) => e.details?.typed));
+		expect(hashes.size).toBe(1);
+		expect([...hashes][0]).toMatch(/^hmac-sha256:[0-9a-f]{16}$/);
+		expect(other.details?.typed).toMatch(/^hmac-sha256:[0-9a-f]{16}$/);
+		expect(other.details?.typed).not.toBe(mine[0].details?.typed);
+
+		for (const format of ['jsonl', 'csv']) {
+			const file = await admin.fetch(`/api/audit/export?format=${format}`);
+			expect(file.status).toBe(200);
+			const text = await file.text();
+			expect(text).toContain('(unknown address)');
+			expect(text).not.toContain(typed);
+		}
+		await until('the failures delivered', async () => (await streamState()).backlog === 0);
+		const sent = received.slice(from).filter((r) => r.answer === 'accept');
+		expect(sent.some((r) => r.body.includes('(unknown address)'))).toBe(true);
+		for (const message of sent) expect(message.body).not.toContain(typed);
+	});
 });

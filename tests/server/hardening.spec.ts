@@ -52,7 +52,7 @@ describe('hardening', () => {
 		expect(failed.status).toBe(401);
 		const log = await admin.json('/api/audit?action=login.failure');
 		expect(JSON.stringify(log.body)).not.toContain(stray);
-		expect(JSON.stringify(log.body)).toContain('(not an e-mail address)');
+		expect(JSON.stringify(log.body)).toContain('(unknown address)');
 	});
 
 	it('clamps a negative audit limit to at least one entry', async () => {

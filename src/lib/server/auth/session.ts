@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SessionUser } from '$lib/api/account';
-import { recordAudit } from '../audit';
+import { recordAudit, type Actor } from '../audit';
+import { typedTextHash, UNKNOWN_ADDRESS } from '../audit/typed';
 import type { ServerContext } from '../platform/context';
 import type { SessionMethod, TotpRow, User } from '../store/types';
 import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
@@ -159,16 +160,21 @@ export async function login(
 	} & SecondFactor
 ): Promise<LoginResult> {
 	const email = input.email.trim();
-	// What was typed in the e-mail box is recorded only when it looks like an address: a
-	// password typed in the wrong box must not land in the audit log.
-	const typed = /^[^\s@]{1,100}@[^\s@]{1,100}$/.test(email) ? email : '(not an e-mail address)';
-	const actor = { id: null, email: typed, ip: input.ip };
+	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
+	// What was typed in the e-mail box is recorded only when it is an account's address: it may
+	// be a password typed in the wrong box. Otherwise only a keyed hash of it.
+	const actor: Actor = user
+		? { id: user.id, email: user.email, ip: input.ip }
+		: { id: null, email: UNKNOWN_ADDRESS, ip: input.ip };
+	const typed: Record<string, string> = user ? {} : { typed: typedTextHash(ctx.secretKey, email) };
+	const failed = (reason: string) =>
+		recordAudit(ctx.store, actor, 'login.failure', null, { reason, ...typed });
 	const signIns = metrics().signIns;
 	const settings = signInSettings();
 	const elsewhere = settings.oidc ? `Sign in with ${settings.oidc.name}.` : '';
 	if (settings.password === 'off') {
 		signIns.inc({ method: 'password', result: 'refused' });
-		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'password_sign_in_off' });
+		await failed('password_sign_in_off');
 		return {
 			ok: false,
 			status: 403,
@@ -179,7 +185,7 @@ export async function login(
 	const wait = await loginAttempt(email, input.ip);
 	if (wait > 0) {
 		signIns.inc({ method: 'password', result: 'rate_limited' });
-		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
+		await failed('rate_limited');
 		return {
 			ok: false,
 			status: 429,
@@ -188,7 +194,6 @@ export async function login(
 			retryAfter: wait
 		};
 	}
-	const user = email ? await ctx.store.users.findByEmail(email) : undefined;
 	let valid: boolean;
 	try {
 		// An account made through single sign-on has no password: it costs the same time.
@@ -200,7 +205,7 @@ export async function login(
 		if (!(error instanceof PasswordBusyError)) throw error;
 		await loginNotChecked(email, input.ip);
 		signIns.inc({ method: 'password', result: 'busy' });
-		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'busy' });
+		await failed('busy');
 		return {
 			ok: false,
 			status: 503,
@@ -225,9 +230,7 @@ export async function login(
 					? 'changed_meanwhile'
 					: 'inactive';
 		signIns.inc({ method: 'password', result: 'refused' });
-		await recordAudit(ctx.store, { ...actor, id: user?.id ?? null }, 'login.failure', null, {
-			reason
-		});
+		await failed(reason);
 		return { ok: false, status: 401, code: 'invalid_credentials', message: WRONG_CREDENTIALS };
 	}
 	let secondFactor: 'totp' | 'recovery_code' | null = null;
@@ -240,9 +243,7 @@ export async function login(
 	await loginSucceeded(email, input.ip);
 	if (settings.password === 'admins' && now.role !== 'admin') {
 		signIns.inc({ method: 'password', result: 'refused' });
-		await recordAudit(ctx.store, { ...actor, id: now.id }, 'login.failure', null, {
-			reason: 'password_admins_only'
-		});
+		await failed('password_admins_only');
 		return {
 			ok: false,
 			status: 403,
