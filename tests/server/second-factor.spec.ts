@@ -42,6 +42,7 @@ describe('a second factor for password accounts', () => {
 	let bob: TestUser;
 	let carol: TestUser;
 	let dave: TestUser;
+	let erin: TestUser;
 
 	beforeAll(async () => {
 		({ admin } = await serverWithAdmin());
@@ -49,6 +50,7 @@ describe('a second factor for password accounts', () => {
 		bob = await createUser(admin, 'viewer', 'bob@example.test');
 		carol = await createUser(admin, 'viewer', 'carol@example.test');
 		dave = await createUser(admin, 'viewer', 'dave@example.test');
+		erin = await createUser(admin, 'viewer', 'erin@example.test');
 	}, 60_000);
 
 	it('is set up with a code of the app, answers ten recovery codes once, then asks for a code at sign-in', async () => {
@@ -209,6 +211,26 @@ describe('a second factor for password accounts', () => {
 		expect(await audit(admin, 'user.password_changed')).toEqual([
 			expect.objectContaining({ target: dave.email })
 		]);
+	}, 60_000);
+
+	it('counts wrong codes sent with the right password to change it: the eleventh try waits', async () => {
+		await freshStep();
+		const { secret } = await turnOn(erin.client);
+		const change = (totp: string) =>
+			erin.client.json<TotpAnswer>('/api/me/password', {
+				method: 'PUT',
+				json: { current: erin.password, password: 'a-new-secret-of-erins-4', totp }
+			});
+		for (let i = 0; i < 10; i++) {
+			const wrong = await change(wrongCode(secret));
+			expect(wrong.status).toBe(400);
+			expect(wrong.body.error?.code).toBe('invalid_code');
+		}
+		const right = await change(code(secret));
+		expect(right.status).toBe(429);
+		expect(right.body.error?.code).toBe('rate_limited');
+		expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+		expect((await erin.client.json('/api/session')).status).toBe(200);
 	}, 60_000);
 
 	it('is taken off a user by an admin (only), and the password alone signs in again', async () => {
