@@ -15,8 +15,8 @@ export const LOGIN_LIMITS = {
 	perUserAndIp: { points: 5, seconds: 15 * 60 },
 	perIp: { points: 50, seconds: 60 * 60 },
 	/**
-	 * Wrong second-factor codes of one account, from any address: with its password known, the
-	 * million codes of a step must not be walked from many addresses at once.
+	 * Guesses at one account's code or current password, from any address: with its password
+	 * known, the million codes of a step must not be walked from many addresses at once.
 	 */
 	secondFactorPerUser: { points: 10, seconds: 15 * 60 }
 };
@@ -92,8 +92,9 @@ export async function loginSucceeded(email: string, ip: string): Promise<void> {
 }
 
 /**
- * Counts a second-factor code of an account before it is checked (at sign-in, or to turn the
- * second factor off). Answers 0 when it may be checked, else the seconds to wait.
+ * Counts a guess at an account's secrets before it is checked: a second-factor code at sign-in,
+ * a code or password sent to turn the second factor off or to change one's own password.
+ * Answers 0 when it may be checked, else the seconds to wait.
  */
 export async function secondFactorAttempt(userId: number): Promise<number> {
 	const refusal = await login()
