@@ -1,6 +1,7 @@
 import { lineColumn, type Issue, type Severity } from '../issues';
 import { mediaTypeEssence } from '../template/encode';
 import { parseXml, type XmlElement } from '../xml/parse';
+import type { ElementSpan } from '../xml/spans';
 import { firstCharacters, formatOf } from './body';
 
 /**
@@ -78,7 +79,7 @@ export function isSuccessStatus(status: number): boolean {
 /** A body read as JSON or XML, empty, or not readable (the issue says what and where). */
 export type AnswerBody =
 	| { kind: 'json'; value: unknown }
-	| { kind: 'xml'; root: XmlElement }
+	| { kind: 'xml'; root: XmlElement; span: ElementSpan; source: string }
 	| { kind: 'empty' }
 	| { kind: 'unreadable'; issue: ReaderIssue };
 
@@ -134,7 +135,9 @@ function readJson(body: string, source: RuleSource): AnswerBody {
 
 function readXmlAnswer(body: string, source: RuleSource): AnswerBody {
 	const parsed = parseXml(body);
-	if (parsed.ok) return { kind: 'xml', root: parsed.root };
+	if (parsed.ok) {
+		return { kind: 'xml', root: parsed.root, span: parsed.span, source: parsed.source };
+	}
 	const place = /\(line (\d+), column (\d+)\)$/.exec(parsed.issue.message);
 	const issue = ruleIssue(source, parsed.issue.code, 'error', `The answer ${parsed.issue.message}`);
 	if (place) issue.at = `line ${place[1]}, column ${place[2]}`;

@@ -1,5 +1,6 @@
 import type { Issue } from '../issues';
-import { childNamed, parseXml } from '../xml/parse';
+import { childNamed, parseXml, type XmlElement } from '../xml/parse';
+import type { ElementSpan } from '../xml/spans';
 
 /**
  * The answer of the external provisioning call the SSO server makes: an `<account>` document.
@@ -23,6 +24,25 @@ export interface AccountTags {
 }
 
 /**
+ * The account element of an external provisioning answer: the root `<account>`, or the
+ * `<account>` of a `<provisioning>` document, with where it is; null for any other document.
+ */
+export function accountElementOf(
+	root: XmlElement,
+	span: ElementSpan
+): { element: XmlElement; span: ElementSpan } | null {
+	if (root.name === 'account') return { element: root, span };
+	if (root.name !== 'provisioning') return null;
+	const index = root.children.findIndex((c) => c.name === 'account');
+	return index === -1 ? null : { element: root.children[index], span: span.children[index] };
+}
+
+/** Why a document whose root is `name` is not an external provisioning answer. */
+export function notAccountMessage(name: string): string {
+	return `The XML root element is ${name}; an external provisioning answer is an account document (<account>…</account>).`;
+}
+
+/**
  * The tags of an account document (`<account>`, or `<provisioning><account>`); an empty body has
  * none. Null when it cannot be parsed or is no account document: the issue says why.
  */
@@ -33,16 +53,16 @@ export function readAccountTags(body: string, issues: Issue[]): AccountTags | nu
 		issues.push({ ...parsed.issue, severity: 'warning' });
 		return null;
 	}
-	const root =
-		parsed.root.name === 'provisioning' ? childNamed(parsed.root, 'account') : parsed.root;
-	if (!root || root.name !== 'account') {
+	const account = accountElementOf(parsed.root, parsed.span);
+	if (!account) {
 		issues.push({
 			code: 'xml_root_not_account',
 			severity: 'warning',
-			message: `The XML root element is ${parsed.root.name}; an external provisioning answer is an account document (<account>…</account>).`
+			message: notAccountMessage(parsed.root.name)
 		});
 		return null;
 	}
+	const root = account.element;
 	return {
 		username: childNamed(root, 'username')?.text.trim() || null,
 		password: childNamed(root, 'password')?.text || null
