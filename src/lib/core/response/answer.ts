@@ -86,17 +86,20 @@ export type AnswerBody =
 /** How much of a body is searched for an HTML page's title. */
 const TITLE_WINDOW = 64 * 1024;
 
-/** An HTML page, by its Content-Type or its first tag. */
-function isHtml(body: string, contentType: string | null): boolean {
+/**
+ * An HTML page, by its Content-Type or its first tag, with the words of its title when it has
+ * one; null for any other body.
+ */
+export function htmlPage(
+	body: string,
+	contentType: string | null
+): { title: string | null } | null {
 	const essence = mediaTypeEssence(contentType);
-	if (essence === 'text/html' || essence === 'application/xhtml+xml') return true;
-	return /^\s*(<!doctype\s+html|<html[\s>])/i.test(body.slice(0, 1024).replace(/^\uFEFF/, ''));
-}
-
-/** The words of an HTML page's title, when it has one. */
-function htmlTitle(body: string): string | null {
+	const typed = essence === 'text/html' || essence === 'application/xhtml+xml';
+	const head = body.slice(0, 1024).replace(/^\uFEFF/, '');
+	if (!typed && !/^\s*(<!doctype\s+html|<html[\s>])/i.test(head)) return null;
 	const title = /<title[^>]*>([^<]*)/i.exec(body.slice(0, TITLE_WINDOW))?.[1].trim();
-	return title ? title.replace(/\s+/g, ' ') : null;
+	return { title: title ? firstCharacters(title.replace(/\s+/g, ' '), 80) : null };
 }
 
 /** The line and column of the place the engine names in a JSON syntax error, if any. */
@@ -156,9 +159,9 @@ export function readAnswerBody(
 	source: RuleSource
 ): AnswerBody {
 	if (body.trim() === '') return { kind: 'empty' };
-	if (isHtml(body, contentType)) {
-		const title = htmlTitle(body);
-		const named = title ? ` (“${firstCharacters(title, 80)}”)` : '';
+	const page = htmlPage(body, contentType);
+	if (page) {
+		const named = page.title ? ` (“${page.title}”)` : '';
 		const message = `The answer is an HTML page${named}, not JSON or XML: the app cannot read it. A proxy's login or error page often answers in place of the service; check the URL.`;
 		const issue = ruleIssue(source, 'answer_html', 'error', message, 'line 1, column 1');
 		return { kind: 'unreadable', issue };
