@@ -2,7 +2,8 @@
  * The data layer's one interface. Routes and services use a `Store`; one implementation over a
  * query builder serves both backends, SQLite (the default) and PostgreSQL. Methods are
  * asynchronous for that reason, even where SQLite answers synchronously.
- * Times are milliseconds since the epoch.
+ * Times are milliseconds since the epoch. Each group of tables has its part of the interface
+ * beside its rows (implemented in `tables/`); `Store` composes them.
  */
 
 /** A user's role: viewers read, editors also write profiles, admins also manage users. */
@@ -57,187 +58,14 @@ export interface TotpRow {
 	lastStep: number | null;
 }
 
-/** An API token for automation; only the hash of its secret is stored. */
-export interface ApiToken {
-	id: number;
-	userId: number;
-	name: string;
-	/** The first characters of the token, to recognise it in a list. */
-	prefix: string;
-	tokenHash: string;
-	createdAt: number;
-	lastUsedAt: number | null;
-	revokedAt: number | null;
-}
+/** What making an account needs. */
+export type NewUser = Omit<User, 'id' | 'createdAt' | 'updatedAt' | 'active'> & { at: number };
 
-/** A profile's metadata; its content is in its revisions. */
-export interface ProfileRow {
-	id: string;
-	name: string;
-	createdAt: number;
-	createdBy: number | null;
-	deletedAt: number | null;
-	headRevision: number;
-	updatedAt: number;
-}
-
-/** One saved revision of a profile. `document` is JSON without secrets; `secrets` is sealed. */
-export interface RevisionRow {
-	profileId: string;
-	revision: number;
-	document: string;
-	secrets: string | null;
-	authorId: number | null;
-	authorName: string | null;
-	createdAt: number;
-	message: string | null;
-}
-
-/** An audit log entry (append-only). */
-export interface AuditEntry {
-	id: number;
-	at: number;
-	actorId: number | null;
-	actor: string | null;
-	action: string;
-	target: string | null;
-	ip: string | null;
-	details: Record<string, unknown> | null;
-}
-
-/** An audit entry claimed from the outbox for delivery, with the attempts made before. */
-export interface OutboxEntry {
-	entry: AuditEntry;
-	attempts: number;
-}
-
-/** The audit stream as the database knows it, whichever instance delivered. */
-export interface AuditStreamState {
-	/** Entries waiting in the outbox. */
-	backlog: number;
-	lastDeliveredAt: number | null;
-	lastDeliveredId: number | null;
-	lastError: string | null;
-	lastErrorAt: number | null;
-}
-
-/** What a save needs. */
-export interface SaveInput {
-	profileId: string;
-	baseRevision: number;
-	document: string;
-	secrets: string | null;
-	authorId: number | null;
-	message: string | null;
-	at: number;
-}
-
-/** A save either lands as the next revision or meets a newer head. */
-export type SaveResult =
-	| { ok: true; revision: RevisionRow }
-	| { ok: false; reason: 'conflict'; head: RevisionRow }
-	| { ok: false; reason: 'not_found' };
-
-/** Filters of the audit log listing. */
-export interface AuditFilter {
-	action?: string;
-	actor?: string;
-	since?: number;
-	until?: number;
-	limit?: number;
-	beforeId?: number;
-	/** Entries after this id (with `oldestFirst`, the next page of an export). */
-	afterId?: number;
-	/** Oldest first (by id) instead of newest first. */
-	oldestFirst?: boolean;
-}
-
-/**
- * One test call as kept in a user's history: `summary` and `record` are JSON (the request with
- * secrets masked, and the outcome), written and read by the test-call module.
- */
-export interface TestCallRow {
-	id: number;
-	userId: number;
-	service: string;
-	profileId: string | null;
-	scenario: string | null;
-	at: number;
-	summary: string;
-	record: string;
-}
-
-/**
- * One run of a flow: who ran it, when, whether it went as the contract wants, and `summary` and
- * `record` as JSON (the steps with secrets masked), written and read by the flows module.
- */
-export interface FlowRunRow {
-	id: number;
-	profileId: string | null;
-	flow: string;
-	userId: number | null;
-	/** The email of the user who ran it (read from the users table). */
-	userEmail?: string | null;
-	at: number;
-	ok: boolean;
-	summary: string;
-	record: string;
-}
-
-/** An echo sink: `answer` is JSON (status, content type, body), set by its users. */
-export interface SinkRow {
-	key: string;
-	name: string;
-	createdBy: number | null;
-	createdAt: number;
-	answer: string;
-}
-
-/**
- * A push sandbox: `key` is the secret in its address, `keyHash` its SHA-256 (hex) by which a
- * request finds it; `settings` is JSON (the simulated upstream), written and read by the
- * sandbox module.
- */
-export interface SandboxRow {
-	id: string;
-	key: string;
-	keyHash: string;
-	name: string;
-	ownerId: number | null;
-	createdAt: number;
-	updatedAt: number;
-	settings: string;
-}
-
-/** A request a sandbox received and answered; `record` is JSON written by the sandbox module. */
-export interface SandboxPushRow {
-	id: number;
-	sandboxId: string;
-	at: number;
-	record: string;
-}
-
-/** A request a sink received; `record` is JSON written and read by the sink module. */
-export interface SinkRequestRow {
-	id: number;
-	sinkKey: string;
-	at: number;
-	record: string;
-}
-
-/** The data layer. */
-export interface Store {
-	/** Which database holds the data. */
-	backend: 'sqlite' | 'postgres';
-	/** Resolves once the schema is migrated (every other method waits for it as well). */
-	ready(): Promise<void>;
-	/** Resolves when the database answers a query; rejects with its error when it does not. */
-	ping(): Promise<void>;
+/** Accounts, their identities at providers, their sessions and their second factors. */
+export interface AccountStore {
 	users: {
 		count(): Promise<number>;
-		create(
-			input: Omit<User, 'id' | 'createdAt' | 'updatedAt' | 'active'> & { at: number }
-		): Promise<User>;
+		create(input: NewUser): Promise<User>;
 		findById(id: number): Promise<User | undefined>;
 		findByEmail(email: string): Promise<User | undefined>;
 		list(): Promise<User[]>;
@@ -253,7 +81,7 @@ export interface Store {
 		 * seen without the identity it belongs to.
 		 */
 		createAccount(
-			input: Parameters<Store['users']['create']>[0],
+			input: NewUser,
 			identity: Pick<UserIdentity, 'issuer' | 'subject'>
 		): Promise<User>;
 		/** Links an identity to an account; false when that identity is linked already. */
@@ -261,13 +89,6 @@ export interface Store {
 		touch(issuer: string, subject: string, at: number): Promise<void>;
 		/** The ids of the accounts with at least one identity. */
 		userIds(): Promise<number[]>;
-	};
-	/** Single sign-ons under way: each is finished at most once, on any instance. */
-	signInFlows: {
-		/** Records a sign-in started, until `expiresAt`; those expired by `now` go. */
-		begin(id: string, expiresAt: number, now: number): Promise<void>;
-		/** Takes a sign-in at its callback: true once for one begun and not expired, false after. */
-		finish(id: string, now: number): Promise<boolean>;
 	};
 	sessions: {
 		create(
@@ -303,6 +124,33 @@ export interface Store {
 		/** The users whose authenticator is on. */
 		enabledUserIds(): Promise<number[]>;
 	};
+}
+
+/** Single sign-ons under way: each is finished at most once, on any instance. */
+export interface SignInFlowStore {
+	signInFlows: {
+		/** Records a sign-in started, until `expiresAt`; those expired by `now` go. */
+		begin(id: string, expiresAt: number, now: number): Promise<void>;
+		/** Takes a sign-in at its callback: true once for one begun and not expired, false after. */
+		finish(id: string, now: number): Promise<boolean>;
+	};
+}
+
+/** An API token for automation; only the hash of its secret is stored. */
+export interface ApiToken {
+	id: number;
+	userId: number;
+	name: string;
+	/** The first characters of the token, to recognise it in a list. */
+	prefix: string;
+	tokenHash: string;
+	createdAt: number;
+	lastUsedAt: number | null;
+	revokedAt: number | null;
+}
+
+/** API tokens. */
+export interface TokenStore {
 	tokens: {
 		create(input: Omit<ApiToken, 'id' | 'lastUsedAt' | 'revokedAt'>): Promise<ApiToken>;
 		findByHash(tokenHash: string): Promise<ApiToken | undefined>;
@@ -312,6 +160,50 @@ export interface Store {
 		revokeForUser(userId: number, at: number): Promise<number>;
 		touch(id: number, at: number): Promise<void>;
 	};
+}
+
+/** A profile's metadata; its content is in its revisions. */
+export interface ProfileRow {
+	id: string;
+	name: string;
+	createdAt: number;
+	createdBy: number | null;
+	deletedAt: number | null;
+	headRevision: number;
+	updatedAt: number;
+}
+
+/** One saved revision of a profile. `document` is JSON without secrets; `secrets` is sealed. */
+export interface RevisionRow {
+	profileId: string;
+	revision: number;
+	document: string;
+	secrets: string | null;
+	authorId: number | null;
+	authorName: string | null;
+	createdAt: number;
+	message: string | null;
+}
+
+/** What a save needs. */
+export interface SaveInput {
+	profileId: string;
+	baseRevision: number;
+	document: string;
+	secrets: string | null;
+	authorId: number | null;
+	message: string | null;
+	at: number;
+}
+
+/** A save either lands as the next revision or meets a newer head. */
+export type SaveResult =
+	| { ok: true; revision: RevisionRow }
+	| { ok: false; reason: 'conflict'; head: RevisionRow }
+	| { ok: false; reason: 'not_found' };
+
+/** Profiles and their revisions. */
+export interface ProfileStore {
 	profiles: {
 		list(options: { deleted: boolean }): Promise<ProfileRow[]>;
 		get(id: string): Promise<ProfileRow | undefined>;
@@ -330,6 +222,25 @@ export interface Store {
 		revisions(id: string): Promise<Omit<RevisionRow, 'document' | 'secrets'>[]>;
 		revision(id: string, revision: number): Promise<RevisionRow | undefined>;
 	};
+}
+
+/**
+ * One test call as kept in a user's history: `summary` and `record` are JSON (the request with
+ * secrets masked, and the outcome), written and read by the test-call module.
+ */
+export interface TestCallRow {
+	id: number;
+	userId: number;
+	service: string;
+	profileId: string | null;
+	scenario: string | null;
+	at: number;
+	summary: string;
+	record: string;
+}
+
+/** The history of test calls. */
+export interface TestCallStore {
 	testCalls: {
 		/**
 		 * Adds a call with the audit entries of its requests, in one write: the call is answered
@@ -356,6 +267,27 @@ export interface Store {
 			(Omit<TestCallRow, 'record'> & { userName: string | null; userEmail: string | null })[]
 		>;
 	};
+}
+
+/**
+ * One run of a flow: who ran it, when, whether it went as the contract wants, and `summary` and
+ * `record` as JSON (the steps with secrets masked), written and read by the flows module.
+ */
+export interface FlowRunRow {
+	id: number;
+	profileId: string | null;
+	flow: string;
+	userId: number | null;
+	/** The email of the user who ran it (read from the users table). */
+	userEmail?: string | null;
+	at: number;
+	ok: boolean;
+	summary: string;
+	record: string;
+}
+
+/** The history of flow runs. */
+export interface FlowRunStore {
 	flowRuns: {
 		/** Adds a run and keeps only the newest `keep` of its profile (or of unsaved documents). */
 		add(row: Omit<FlowRunRow, 'id' | 'userEmail'>, keep: number): Promise<FlowRunRow>;
@@ -363,6 +295,27 @@ export interface Store {
 		list(profileId: string, limit: number): Promise<Omit<FlowRunRow, 'record'>[]>;
 		get(id: number): Promise<FlowRunRow | undefined>;
 	};
+}
+
+/** An echo sink: `answer` is JSON (status, content type, body), set by its users. */
+export interface SinkRow {
+	key: string;
+	name: string;
+	createdBy: number | null;
+	createdAt: number;
+	answer: string;
+}
+
+/** A request a sink received; `record` is JSON written and read by the sink module. */
+export interface SinkRequestRow {
+	id: number;
+	sinkKey: string;
+	at: number;
+	record: string;
+}
+
+/** Echo sinks and the requests they received. */
+export interface SinkStore {
 	sinks: {
 		create(row: SinkRow): Promise<SinkRow>;
 		list(): Promise<SinkRow[]>;
@@ -376,6 +329,34 @@ export interface Store {
 		requests(sinkKey: string, afterId: number, limit: number): Promise<SinkRequestRow[]>;
 		clearRequests(sinkKey: string): Promise<void>;
 	};
+}
+
+/**
+ * A push sandbox: `key` is the secret in its address, `keyHash` its SHA-256 (hex) by which a
+ * request finds it; `settings` is JSON (the simulated upstream), written and read by the
+ * sandbox module.
+ */
+export interface SandboxRow {
+	id: string;
+	key: string;
+	keyHash: string;
+	name: string;
+	ownerId: number | null;
+	createdAt: number;
+	updatedAt: number;
+	settings: string;
+}
+
+/** A request a sandbox received and answered; `record` is JSON written by the sandbox module. */
+export interface SandboxPushRow {
+	id: number;
+	sandboxId: string;
+	at: number;
+	record: string;
+}
+
+/** Push sandboxes and the pushes they recorded. */
+export interface SandboxStore {
 	sandboxes: {
 		create(row: SandboxRow): Promise<SandboxRow>;
 		/** Every sandbox, newest first. */
@@ -400,6 +381,52 @@ export interface Store {
 		/** Pushes recorded after `afterId` (all when 0), newest first, at most `limit`. */
 		pushes(sandboxId: string, afterId: number, limit: number): Promise<SandboxPushRow[]>;
 	};
+}
+
+/** An audit log entry (append-only). */
+export interface AuditEntry {
+	id: number;
+	at: number;
+	actorId: number | null;
+	actor: string | null;
+	action: string;
+	target: string | null;
+	ip: string | null;
+	details: Record<string, unknown> | null;
+}
+
+/** An audit entry claimed from the outbox for delivery, with the attempts made before. */
+export interface OutboxEntry {
+	entry: AuditEntry;
+	attempts: number;
+}
+
+/** The audit stream as the database knows it, whichever instance delivered. */
+export interface AuditStreamState {
+	/** Entries waiting in the outbox. */
+	backlog: number;
+	lastDeliveredAt: number | null;
+	lastDeliveredId: number | null;
+	lastError: string | null;
+	lastErrorAt: number | null;
+}
+
+/** Filters of the audit log listing. */
+export interface AuditFilter {
+	action?: string;
+	actor?: string;
+	since?: number;
+	until?: number;
+	limit?: number;
+	beforeId?: number;
+	/** Entries after this id (with `oldestFirst`, the next page of an export). */
+	afterId?: number;
+	/** Oldest first (by id) instead of newest first. */
+	oldestFirst?: boolean;
+}
+
+/** The audit log and its stream's outbox. */
+export interface AuditStore {
 	audit: {
 		append(entry: Omit<AuditEntry, 'id'>): Promise<void>;
 		list(filter: AuditFilter): Promise<AuditEntry[]>;
@@ -431,5 +458,25 @@ export interface Store {
 		release(owner: string | null, now: number): Promise<number>;
 		state(): Promise<AuditStreamState>;
 	};
+}
+
+/** The data layer. */
+export interface Store
+	extends
+		AccountStore,
+		SignInFlowStore,
+		TokenStore,
+		ProfileStore,
+		TestCallStore,
+		FlowRunStore,
+		SinkStore,
+		SandboxStore,
+		AuditStore {
+	/** Which database holds the data. */
+	backend: 'sqlite' | 'postgres';
+	/** Resolves once the schema is migrated (every other method waits for it as well). */
+	ready(): Promise<void>;
+	/** Resolves when the database answers a query; rejects with its error when it does not. */
+	ping(): Promise<void>;
 	close(): Promise<void>;
 }
