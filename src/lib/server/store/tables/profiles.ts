@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ProfilesTable, Tables } from '../schema';
-import type { ProfileRow, ProfileStore, RevisionRow } from '../types';
+import type { ProfileRow, ProfileStore, RevisionRow, SaveInput } from '../types';
 import { num, numOrNull, type Queries } from './shared';
 
 function profile(row: Selectable<ProfilesTable> | undefined): ProfileRow | undefined {
@@ -38,6 +38,23 @@ function revision(row: RevisionSelect | undefined): RevisionRow | undefined {
 		authorName: row.author_name ?? null,
 		createdAt: num(row.created_at),
 		message: row.message ?? null
+	};
+}
+
+/** The row of a profile's revision `revision`, as a creation or a save writes it. */
+function revisionValues(
+	profileId: string,
+	revision: number,
+	input: Pick<SaveInput, 'document' | 'secrets' | 'authorId' | 'at' | 'message'>
+) {
+	return {
+		profile_id: profileId,
+		revision,
+		document: input.document,
+		secrets: input.secrets,
+		author_id: input.authorId,
+		created_at: input.at,
+		message: input.message
 	};
 }
 
@@ -94,15 +111,7 @@ export function profileStore({ db, first }: Queries): ProfileStore {
 						.execute();
 					await trx
 						.insertInto('revisions')
-						.values({
-							profile_id: input.id,
-							revision: 1,
-							document: input.document,
-							secrets: input.secrets,
-							author_id: input.authorId,
-							created_at: input.at,
-							message: input.message
-						})
+						.values(revisionValues(input.id, 1, input))
 						.execute();
 					return {
 						profile: (await getProfile(trx, input.id))!,
@@ -135,15 +144,7 @@ export function profileStore({ db, first }: Queries): ProfileStore {
 					}
 					await trx
 						.insertInto('revisions')
-						.values({
-							profile_id: input.profileId,
-							revision: next,
-							document: input.document,
-							secrets: input.secrets,
-							author_id: input.authorId,
-							created_at: input.at,
-							message: input.message
-						})
+						.values(revisionValues(input.profileId, next, input))
 						.execute();
 					return {
 						ok: true as const,

@@ -3,9 +3,10 @@ import type { TestCallsTable } from '../schema';
 import type { TestCallRow, TestCallStore } from '../types';
 import { num, type AuditEntryWriter, type Queries } from './shared';
 
-function testCall(
-	row: Omit<Selectable<TestCallsTable>, 'record'> & { record?: string }
-): TestCallRow {
+/** A test call as listed: everything but its record. */
+function testCallEntry(
+	row: Omit<Selectable<TestCallsTable>, 'record'>
+): Omit<TestCallRow, 'record'> {
 	return {
 		id: num(row.id),
 		userId: num(row.user_id),
@@ -13,9 +14,12 @@ function testCall(
 		profileId: row.profile_id ?? null,
 		scenario: row.scenario ?? null,
 		at: num(row.at),
-		summary: row.summary,
-		record: row.record ?? ''
+		summary: row.summary
 	};
+}
+
+function testCall(row: Selectable<TestCallsTable>): TestCallRow {
+	return { ...testCallEntry(row), record: row.record };
 }
 
 /** The test calls (`test_calls`), with the audit entries of their requests in the same write. */
@@ -86,11 +90,7 @@ export function testCallStore(
 					.orderBy('id', 'desc')
 					.limit(limit)
 					.execute();
-				return rows.map((r) => {
-					const { record: _r, ...rest } = testCall(r);
-					void _r;
-					return rest;
-				});
+				return rows.map(testCallEntry);
 			},
 			async get(id, userId) {
 				const row = await db
@@ -125,11 +125,11 @@ export function testCallStore(
 							.groupBy('service')
 					)
 					.execute();
-				return rows.map((r) => {
-					const { record: _r, ...rest } = testCall(r);
-					void _r;
-					return { ...rest, userName: r.user_name ?? null, userEmail: r.user_email ?? null };
-				});
+				return rows.map((r) => ({
+					...testCallEntry(r),
+					userName: r.user_name ?? null,
+					userEmail: r.user_email ?? null
+				}));
 			}
 		}
 	};
