@@ -7,7 +7,8 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /**
  * Why a request target is refused, or null when its path reads the same resolved as written:
- * refused are a target that is no path (an absolute URL), a backslash, raw or `%5C` (URL parsers
+ * refused are a target that is no path (an absolute URL), a raw control character, a backslash,
+ * raw or `%5C` (URL parsers
  * and some servers read it as a slash), and a `.` or `..` segment, raw or percent-encoded, also
  * where a `%2F` around it would be decoded into a slash by a proxy.
  * @param {string} target
@@ -15,6 +16,10 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
  */
 export function pathProblem(target) {
 	if (!target.startsWith('/')) return 'The request target must be a path (/…).';
+	// URL parsers drop a raw tab or line break, so `.\t.` would resolve as `..`.
+	// eslint-disable-next-line no-control-regex
+	if (/[\u0000-\u001f\u007f]/.test(target))
+		return 'The request target must not hold control characters.';
 	const end = target.search(/[?#]/);
 	const path = end < 0 ? target : target.slice(0, end);
 	if (/\\|%5c/i.test(path)) return 'The path must not hold a backslash.';
