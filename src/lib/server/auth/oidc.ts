@@ -607,17 +607,16 @@ async function accountFor(
 				{ actor: { id: existing.id, email: existing.email } }
 			);
 		}
-		if (
-			!hasPassword(existing.passwordHash) ||
-			(await ctx.store.identities.userIds()).includes(existing.id)
-		) {
-			return refuse(
+		const inUse = () =>
+			refuse(
 				403,
 				'email_in_use',
 				'Your account cannot be linked',
 				`An account with the e-mail ${email} exists here, and it signs in through another sign-in at ${settings.name}, so it is not linked to yours. An admin can look at that account on the users page, deactivate it if it is not yours, and ask the admins of ${settings.name} whose sign-in it is.`,
 				{ actor: { id: existing.id, email: existing.email } }
 			);
+		if (!hasPassword(existing.passwordHash) || (await ctx.store.identities.linked(existing.id))) {
+			return inUse();
 		}
 		// Linking would hand the admin's account to whoever holds the address at the provider, at
 		// the provider's role: an admin is linked only to a sign-in that keeps it an admin.
@@ -631,15 +630,13 @@ async function accountFor(
 			);
 		}
 		if (!existing.active) return { ok: true, user: existing };
-		if (
-			await ctx.store.identities.link({
-				issuer,
-				subject,
-				userId: existing.id,
-				createdAt: now,
-				lastSignInAt: now
-			})
-		) {
+		const identity = { issuer, subject, userId: existing.id, createdAt: now, lastSignInAt: now };
+		if (!(await ctx.store.identities.link(identity))) {
+			// Not linked now: this identity was linked to it meanwhile (another tab of the same
+			// person), or another identity got the account first.
+			const meanwhile = await ctx.store.identities.find(issuer, subject);
+			if (meanwhile?.userId !== existing.id) return inUse();
+		} else {
 			await recordAudit(
 				ctx.store,
 				{ ...actor, id: existing.id },

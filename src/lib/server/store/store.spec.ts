@@ -192,6 +192,31 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 		expect(await store.identities.find('https://idp.example', 'two')).toBeUndefined();
 	});
 
+	it('links one identity to an account, even two sign-ins at once, and says which it has', async () => {
+		const owner = await user('owner@example.test');
+		expect(await store.identities.linked(owner.id)).toBe(false);
+		const identity = (subject: string) => ({
+			issuer: 'https://idp.example',
+			subject,
+			userId: owner.id,
+			createdAt: 1_000,
+			lastSignInAt: 1_000
+		});
+		const both = await Promise.all([
+			store.identities.link(identity('first')),
+			store.identities.link(identity('second'))
+		]);
+		expect(both.filter(Boolean)).toHaveLength(1);
+		expect(await store.identities.linked(owner.id)).toBe(true);
+		const [first, second] = await Promise.all([
+			store.identities.find('https://idp.example', 'first'),
+			store.identities.find('https://idp.example', 'second')
+		]);
+		expect([first, second].filter(Boolean)).toHaveLength(1);
+		expect(await store.identities.link(identity('third'))).toBe(false);
+		expect(await store.identities.link({ ...identity('fourth'), userId: 999_999 })).toBe(false);
+	});
+
 	it('finishes a sign-in under way once, even two at once, and never an expired one', async () => {
 		await store.signInFlows.begin('flow-a', 2_000, 1_000);
 		await store.signInFlows.begin('flow-b', 1_500, 1_000);

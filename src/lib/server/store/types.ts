@@ -84,8 +84,13 @@ export interface AccountStore {
 			input: NewUser,
 			identity: Pick<UserIdentity, 'issuer' | 'subject'>
 		): Promise<User>;
-		/** Links an identity to an account; false when that identity is linked already. */
+		/**
+		 * Links an identity to an account that has none yet, in one write; false when that
+		 * identity is linked already, the account has an identity, or there is no such account.
+		 */
 		link(identity: UserIdentity): Promise<boolean>;
+		/** Whether an identity is linked to the account. */
+		linked(userId: number): Promise<boolean>;
 		touch(issuer: string, subject: string, at: number): Promise<void>;
 		/** The ids of the accounts with at least one identity. */
 		userIds(): Promise<number[]>;

@@ -132,18 +132,39 @@ export function accountStore({ db, pg, first }: Queries): AccountStore {
 				});
 			},
 			async link(identity) {
-				const result = await db
-					.insertInto('user_identities')
-					.values({
-						issuer: identity.issuer,
-						subject: identity.subject,
-						user_id: identity.userId,
-						created_at: identity.createdAt,
-						last_sign_in_at: identity.lastSignInAt
-					})
-					.onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
+				return db.transaction().execute(async (trx) => {
+					// One identity an account: on PostgreSQL the account's row is locked, so two
+					// sign-ins with the same address cannot both link it (SQLite writes one at a time).
+					let owner = trx.selectFrom('users').select('id').where('id', '=', identity.userId);
+					if (pg) owner = owner.forUpdate();
+					if (!(await owner.executeTakeFirst())) return false;
+					const linked = await trx
+						.selectFrom('user_identities')
+						.select('user_id')
+						.where('user_id', '=', identity.userId)
+						.executeTakeFirst();
+					if (linked) return false;
+					const result = await trx
+						.insertInto('user_identities')
+						.values({
+							issuer: identity.issuer,
+							subject: identity.subject,
+							user_id: identity.userId,
+							created_at: identity.createdAt,
+							last_sign_in_at: identity.lastSignInAt
+						})
+						.onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
+						.executeTakeFirst();
+					return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+				});
+			},
+			async linked(userId) {
+				const row = await db
+					.selectFrom('user_identities')
+					.select('user_id')
+					.where('user_id', '=', userId)
 					.executeTakeFirst();
-				return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+				return row !== undefined;
 			},
 			async touch(issuer, subject, at) {
 				await db
