@@ -2,7 +2,7 @@ import { fieldPathLabel } from '$lib/core/profile/diff';
 import { sameDocument } from '$lib/core/profile/same';
 import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core/profile/merge';
 import type { ProfileDocument } from '$lib/core/profile';
-import { isSecretKey } from '$lib/core/profile/secrets';
+import { isSecretKey } from '$lib/core/profile/secret-keys';
 import type { DraftStore, StoredDraft, TabDraft } from './draft-store.svelte';
 import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
 

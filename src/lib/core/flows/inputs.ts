@@ -1,7 +1,7 @@
 import { FLOWS, type FlowName } from '../catalogue/flows';
 import { getService } from '../catalogue';
 import type { Variable } from '../catalogue';
-import { isSecretKey } from '../profile/secrets';
+import { isSecretKey } from '../profile/secret-keys';
 import type { ProfileDocument } from '../profile/schema';
 import type { Settings, Values } from '../request';
 import { declaredAccountKeys } from '../xml/account';

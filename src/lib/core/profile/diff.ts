@@ -3,7 +3,8 @@ import { findService } from '../catalogue/services';
 import { credentialElementName, maskedCredential } from '../xml/account';
 import { eachField } from './same';
 import type { ProfileDocument } from './schema';
-import { isSecretKey, SECRET_MASK } from './secrets';
+import { isSecretKey } from './secret-keys';
+import { SECRET_MASK } from './secrets';
 
 /**
  * Field-by-field differences between two profile documents. Each field has a stable path

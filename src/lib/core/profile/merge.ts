@@ -1,7 +1,8 @@
 import { fieldPathLabel } from './diff';
 import { sameJson } from './same';
 import type { ProfileDocument, Scenario, ServiceSettings } from './schema';
-import { isSecretKey, maskKeptCredentials, SECRET_MASK } from './secrets';
+import { isSecretKey } from './secret-keys';
+import { maskKeptCredentials, SECRET_MASK } from './secrets';
 
 /**
  * Three-way merge of profile documents, field by field: what changed from `base` to `mine` and

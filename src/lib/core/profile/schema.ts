@@ -2,7 +2,7 @@ import { z } from '../zod';
 import { PartySchema } from '../catalogue/schema';
 import { SCENARIO_PRESETS } from '../catalogue/scenarios';
 import { SERVICES } from '../catalogue/services';
-import { isSecretKey } from './secrets';
+import { isSecretKey } from './secret-keys';
 
 /**
  * A profile: one provider's whole configuration, stored as one validated document. Settings

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyDocument, ProfileDocumentSchema, type ProfileDocument } from './schema';
+import { isSecretKey } from './secret-keys';
 import {
 	bindSecrets,
-	isSecretKey,
 	joinSecrets,
 	keepMaskedSecrets,
 	SECRET_MASK,

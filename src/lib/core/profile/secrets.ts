@@ -1,6 +1,3 @@
-import { isSecretAccountKey } from '../catalogue/account-keys';
-import { SERVICES } from '../catalogue/services';
-import { ACCOUNT_VARIABLES } from '../catalogue/variables';
 import {
 	credentialElementName,
 	credentialKey,
@@ -8,6 +5,7 @@ import {
 	maskedCredential
 } from '../xml/account';
 import type { ProfileDocument } from './schema';
+import { isSecretKey } from './secret-keys';
 
 /**
  * Secret sample values (passwords) in a profile's scenarios, and credentials in its kept XML.
@@ -17,21 +15,6 @@ import type { ProfileDocument } from './schema';
 
 /** What the browser sees in place of a stored secret. */
 export const SECRET_MASK = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
-
-const SECRET_KEYS = new Set([
-	...ACCOUNT_VARIABLES.filter((v) => v.secret).map((v) => `account[${v.name}]`),
-	...SERVICES.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
-]);
-
-/**
- * True when a scenario value under this placeholder key is a secret: a secret of the catalogue,
- * or an account key whose name says it is a credential (`account[apiPass]`).
- */
-export function isSecretKey(key: string): boolean {
-	if (SECRET_KEYS.has(key)) return true;
-	const account = /^account\[(.+)\]$/.exec(key);
-	return account !== null && isSecretAccountKey(account[1]);
-}
 
 /**
  * Secret values by scenario name, then placeholder key. Scenario names are user text (even

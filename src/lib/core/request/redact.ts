@@ -1,4 +1,5 @@
-import { isSecretKey, SECRET_MASK } from '../profile/secrets';
+import { isSecretKey } from '../profile/secret-keys';
+import { SECRET_MASK } from '../profile/secrets';
 import type { Substitution } from '../template';
 import type { BuiltRequest, Header } from './build';
 

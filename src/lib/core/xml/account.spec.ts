@@ -3,13 +3,8 @@ import { isSecretAccountKey, sampleValues, vocabularyOf } from '../catalogue';
 import { getService } from '../catalogue/services';
 import { diffDocuments } from '../profile/diff';
 import { emptyDocument, type ProfileDocument } from '../profile/schema';
-import {
-	isSecretKey,
-	joinSecrets,
-	keepMaskedSecrets,
-	SECRET_MASK,
-	splitSecrets
-} from '../profile/secrets';
+import { isSecretKey } from '../profile/secret-keys';
+import { joinSecrets, keepMaskedSecrets, SECRET_MASK, splitSecrets } from '../profile/secrets';
 import { analyzeTemplate } from '../template';
 import { credentialElementName, declaredAccountKeys } from './account';
 import { exportXml as exportOnly } from './export';

@@ -1,0 +1,23 @@
+import { isSecretAccountKey } from '../catalogue/account-keys';
+import { SERVICES } from '../catalogue/services';
+import { ACCOUNT_VARIABLES } from '../catalogue/variables';
+
+/**
+ * Which scenario values are secrets, from the catalogue alone: the profile's schema checks them
+ * and its secrets module seals them, so it sits below both.
+ */
+
+const SECRET_KEYS = new Set([
+	...ACCOUNT_VARIABLES.filter((v) => v.secret).map((v) => `account[${v.name}]`),
+	...SERVICES.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
+]);
+
+/**
+ * True when a scenario value under this placeholder key is a secret: a secret of the catalogue,
+ * or an account key whose name says it is a credential (`account[apiPass]`).
+ */
+export function isSecretKey(key: string): boolean {
+	if (SECRET_KEYS.has(key)) return true;
+	const account = /^account\[(.+)\]$/.exec(key);
+	return account !== null && isSecretAccountKey(account[1]);
+}
