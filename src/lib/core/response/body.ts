@@ -1,5 +1,6 @@
 import { mediaTypeEssence } from '../template/encode';
-import { childNamed, parseXml, type XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
+import { childNamed, parseXml } from '../xml/parse';
 
 /** Reading response bodies the way the callers do: by Content-Type, never by guessing HTML. */
 

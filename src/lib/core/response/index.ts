@@ -1,5 +1,6 @@
 /** What a caller does with a response. */
 export * from './interpret';
+export type { InterpretContext } from './interpret-context';
 export { E164, type PhoneNumbers } from './phone-numbers';
 export { firstCharacters, formatOf, messageOf } from './body';
 export { readAccountTags, type AccountTags } from './provisioning';

@@ -2,6 +2,7 @@ import { findService } from '../catalogue/services';
 import type { Service } from '../catalogue/schema';
 import type { Issue } from '../issues';
 import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat } from './body';
+import type { InterpretContext } from './interpret-context';
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
 import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
@@ -51,12 +52,6 @@ export interface Interpretation {
 	 * issues say where the platform reads it otherwise than the provider means it).
 	 */
 	shape?: ShapeMatch;
-}
-
-/** Values the interpretation needs from the request (the defaults of External Authentication). */
-export interface InterpretContext {
-	username?: string;
-	cloudId?: string;
 }
 
 /** Placeholder names a verifier key must match to be usable as `%key%`. */

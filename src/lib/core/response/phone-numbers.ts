@@ -1,7 +1,7 @@
 import type { Issue } from '../issues';
 import { childNamed } from '../xml/parse';
 import { formatOf, parseBody, sniffFormat } from './body';
-import type { InterpretContext } from './interpret';
+import type { InterpretContext } from './interpret-context';
 
 /** External Authentication's success body: verified numbers, SIP URI and network id. */
 
