@@ -10,7 +10,8 @@ import type { Issue, Result } from '../issues';
 import type { ProfileDocument } from '../profile/schema';
 import { containerPaths, SETTINGS_PATH, toStoredPath } from './forms';
 import { declaredAccountKeys } from './account';
-import { DEFAULT_XML_LIMITS, parseXml, type XmlElement, type XmlLimits } from './parse';
+import type { XmlElement } from './element';
+import { DEFAULT_XML_LIMITS, parseXml, type XmlLimits } from './parse';
 import { tagEnd, type ElementSpan } from './spans';
 
 /**

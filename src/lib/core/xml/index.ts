@@ -1,4 +1,5 @@
 /** XML: safe reading, export in both forms, import with review, and the portal field sheet. */
+export * from './element';
 export * from './parse';
 export * from './chars';
 export * from './decode';

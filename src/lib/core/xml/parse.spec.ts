@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { childNamed, parseXml, type XmlElement } from './parse';
+import type { XmlElement } from './element';
+import { childNamed, parseXml } from './parse';
 
 /** An element as compact text: `name[attr=value]{text}(children)`. */
 function render(element: XmlElement): string {

@@ -1,4 +1,5 @@
 import { lineColumn, type Issue } from '../issues';
+import type { XmlElement } from './element';
 import type { ElementSpan } from './spans';
 import { readStrict } from './strict';
 
@@ -8,15 +9,6 @@ import { readStrict } from './strict';
  * strings (`007` stays `007`), nesting bounded, every failure a typed issue with line and column.
  * The result is a plain element tree built from fresh objects.
  */
-
-/** An element: its name, attributes, child elements in order and its own text. */
-export interface XmlElement {
-	name: string;
-	attributes: Record<string, string>;
-	children: XmlElement[];
-	/** The element's text content (its direct text nodes joined), entity references decoded. */
-	text: string;
-}
 
 /** Limits of {@link parseXml}. */
 export interface XmlLimits {

@@ -1,7 +1,7 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { lineColumn } from '../issues';
 import { isXmlChar, XML_INVALID } from './chars';
-import type { XmlElement } from './parse';
+import type { XmlElement } from './element';
 import type { ElementSpan } from './spans';
 
 /**
