@@ -1,4 +1,4 @@
-import type { AuthUser } from '$lib/server/auth/session';
+import type { AuthUser } from '$lib/server/auth/auth-user';
 
 // See https://svelte.dev/docs/kit/types#app.d.ts
 declare global {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ProfileDocument, FieldChange, MergeConflict } from '../../src/lib/core/profile';
 import type { ApiTokenView } from '../../src/lib/server/auth/api-tokens';
-import type { AuthUser } from '../../src/lib/server/auth/session';
+import type { AuthUser } from '../../src/lib/server/auth/auth-user';
 import type { Merged, ProfileView } from '../../src/lib/server/profiles';
 import type { AuditEntry, ProfileRow, RevisionRow } from '../../src/lib/server/store/types';
 import type { UserView } from '../../src/lib/server/auth/users';

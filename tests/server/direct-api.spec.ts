@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '$lib/server/auth/api-tokens';
 import { sessionCookie } from '$lib/server/auth/request';
-import { startSession, type AuthUser } from '$lib/server/auth/session';
+import type { AuthUser } from '$lib/server/auth/auth-user';
+import { startSession } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/platform/context';
 import { bodySizeLimit, directApi, requestOrigin } from '$lib/server/http/direct-api';
 

@@ -3,7 +3,7 @@ import type { Issue } from '$lib/core/issues';
 import { newDocument } from '$lib/core/profile';
 import { decodeXmlBytes } from '$lib/core/xml';
 import { recordAudit } from '$lib/server/audit';
-import type { AuthUser } from '$lib/server/auth/session';
+import type { AuthUser } from '$lib/server/auth/auth-user';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, requireUser } from '$lib/server/http/body';
 import {

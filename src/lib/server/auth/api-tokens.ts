@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiTokenView, NewApiToken } from '$lib/api/account';
 import { recordAudit } from '../audit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
-import type { AuthUser } from './session';
+import type { AuthUser } from './auth-user';
 import type { ServerContext } from '../platform/context';
 import type { ApiToken } from '../store/types';
 

@@ -1,7 +1,8 @@
 import type { ServerContext } from '../platform/context';
 import { bearerToken } from '../http/bearer.js';
 import { routedPath } from './access';
-import { SESSION_COOKIE, userFromApiToken, userFromSession, type AuthUser } from './session';
+import type { AuthUser } from './auth-user';
+import { SESSION_COOKIE, userFromApiToken, userFromSession } from './session';
 
 /**
  * Who a request comes from, and whether a write with a session cookie came from this app: the

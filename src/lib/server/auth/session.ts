@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { SessionUser } from '$lib/api/account';
 import { recordAudit, type Actor } from '../audit';
 import { typedTextHash, UNKNOWN_ADDRESS } from '../audit/typed';
 import type { ServerContext } from '../platform/context';
+import type { AuthUser } from './auth-user';
 import type { SessionMethod, TotpRow, User } from '../store/types';
 import { hasPassword, PasswordBusyError, verifyNothing, verifyPassword } from './password';
 import {
@@ -25,13 +25,6 @@ import { signInSettings } from './sign-in-settings';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'ps_session';
-
-/**
- * The user a request acts as, as handlers see it (no password hash), and as `GET /api/session`
- * shows it: `via` a session or an API token, and `method`, how the session was made (`password`,
- * or a single sign-on; null for an API token).
- */
-export type AuthUser = SessionUser;
 
 /** A sign-in: e-mail and password, and for an account with a second factor one of its codes. */
 export const SignInSchema = SecondFactorSchema.extend({

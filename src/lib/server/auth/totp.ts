@@ -8,7 +8,7 @@ import { seal, unseal } from '../platform/secrets';
 import type { TotpRow, User } from '../store/types';
 import { PasswordBusyError, verifyPassword } from './password';
 import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
-import type { AuthUser } from './session';
+import type { AuthUser } from './auth-user';
 import { hashSecret } from './tokens';
 
 /**

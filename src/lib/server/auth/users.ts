@@ -10,7 +10,8 @@ import {
 	verifyPassword
 } from './password';
 import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
-import { startSession, type AuthUser } from './session';
+import type { AuthUser } from './auth-user';
+import { startSession } from './session';
 import { SecondFactorSchema, useSecondFactor } from './totp';
 import type { ServerContext } from '../platform/context';
 import type { Store, User } from '../store/types';

@@ -19,7 +19,7 @@ import {
 import type { Merged, Profile, SaveConflict } from '$lib/api/profiles';
 import { urlOrigins } from '$lib/core/request';
 import { recordAudit, type Actor, type AuditAction } from '../audit';
-import type { AuthUser } from '../auth/session';
+import type { AuthUser } from '../auth/auth-user';
 import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';
 import type { ProfileRow, RevisionRow } from '../store/types';

@@ -22,7 +22,7 @@ import {
 	type ImportForm
 } from '$lib/core/xml';
 import { recordAudit } from '../audit';
-import type { AuthUser } from '../auth/session';
+import type { AuthUser } from '../auth/auth-user';
 import type { ServerContext } from '../platform/context';
 import { documentWithSecrets, getProfile, saveProfile, type SaveOutcome } from './';
 

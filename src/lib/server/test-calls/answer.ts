@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit';
 import type { TestCallAnswerBody } from '$lib/api/calls';
-import type { AuthUser } from '../auth/session';
+import type { AuthUser } from '../auth/auth-user';
 import type { ServerContext } from '../platform/context';
 import { errorBody } from '../http/body';
 import { keepInHistory, trimHistory, writeAudits } from './history';
