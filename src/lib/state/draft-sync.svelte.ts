@@ -4,7 +4,7 @@ import { mergeDocuments, type MergeChoices, type MergeConflict } from '$lib/core
 import type { ProfileDocument } from '$lib/core/profile';
 import { isSecretKey } from '$lib/core/profile/secret-keys';
 import type { DraftStore, StoredDraft, TabDraft } from './draft-store.svelte';
-import type { DiscardedDraft, ProfileDraft } from './profile-draft.svelte';
+import type { DiscardedDraft, DraftState } from './draft-types';
 
 /**
  * How a profile's draft is saved, and shared by the tabs of a browser. Loaded once the page has
@@ -30,7 +30,7 @@ function snapshot(document: ProfileDocument): ProfileDocument {
  * writes the outcome when it differs from what is stored. Answers whether it took anything.
  */
 export async function exchange(
-	draft: ProfileDraft,
+	draft: DraftState,
 	drafts: DraftStore,
 	restoring: boolean
 ): Promise<boolean> {
@@ -62,7 +62,7 @@ export async function exchange(
  * unless the stored one says the same. Keeps the tab's bookkeeping.
  */
 function write(
-	draft: ProfileDraft,
+	draft: DraftState,
 	stored: StoredDraft | undefined,
 	restoring: boolean
 ): { write: StoredDraft | undefined; took: boolean } {
@@ -151,7 +151,7 @@ function changedFields(from: ProfileDocument, changed: ProfileDocument): Set<str
  * kept on top. Answers the outcome (`mine` itself when nothing was taken).
  */
 function take(
-	draft: ProfileDraft,
+	draft: DraftState,
 	stored: StoredDraft,
 	mine: ProfileDocument,
 	restoring: boolean
@@ -218,7 +218,7 @@ function take(
 }
 
 /** Gives the fields of the draft's `otherTabConflict` the other tab's values. */
-export function useOtherTab(draft: ProfileDraft): void {
+export function useOtherTab(draft: DraftState): void {
 	const conflict = draft.otherTabConflict;
 	if (!conflict) return;
 	const choices: MergeChoices = {};
@@ -237,7 +237,7 @@ export function useOtherTab(draft: ProfileDraft): void {
  * Gives back the values the draft's `fromOtherTab` took from another tab; what was typed since
  * stays. The other tab takes them back in turn, as any change.
  */
-export function undoOtherTab(draft: ProfileDraft): void {
+export function undoOtherTab(draft: DraftState): void {
 	const took = draft.fromOtherTab;
 	if (!took) return;
 	draft.document = merge(took.after, snapshot(draft.document), took.before).document;
@@ -250,7 +250,7 @@ export function undoOtherTab(draft: ProfileDraft): void {
  * the draft, naming the older base where the newer revision or the other tab changed the same
  * fields.
  */
-export function giveBack(draft: ProfileDraft, dropped: DiscardedDraft): void {
+export function giveBack(draft: DraftState, dropped: DiscardedDraft): void {
 	const rebased = merge(dropped.saved, dropped.document, snapshot(draft.document));
 	const clash = rebased.conflicts.length > 0 || changesSecret(dropped.saved, dropped.document);
 	draft.document = rebased.document;
@@ -292,7 +292,7 @@ function decodeTabDraft(text: string): TabDraft | undefined {
  * typed meanwhile, they are merged with it (what was typed wins a field both changed). Answers
  * whether it took anything.
  */
-export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
+export function resumeFromTab(draft: DraftState, text: string): boolean {
 	let kept: TabDraft | undefined;
 	try {
 		kept = decodeTabDraft(text);
@@ -327,7 +327,7 @@ export function resumeFromTab(draft: ProfileDraft, text: string): boolean {
  * refusal leaves the draft as it was, with the conflict or the error to show.
  */
 export async function save(
-	draft: ProfileDraft,
+	draft: DraftState,
 	message: string,
 	fetcher: typeof fetch
 ): Promise<boolean> {

@@ -6,7 +6,8 @@ import {
 	type StoredDraft,
 	type TabStorage
 } from './draft-store.svelte';
-import { ProfileDraft, type ProfileSnapshot } from './profile-draft.svelte';
+import type { ProfileSnapshot } from './draft-types';
+import { ProfileDraft } from './profile-draft.svelte';
 
 const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
 

@@ -1,7 +1,7 @@
 import type { ProfileDocument } from '$lib/core/profile';
 import { sameDocument } from '$lib/core/profile/same';
 import type { DraftStore, TabDraft } from './draft-store.svelte';
-import type { ProfileDraft } from './profile-draft.svelte';
+import type { DraftState } from './draft-types';
 
 /**
  * What a page keeps for its tab as it goes (a reload, a closed tab, another address), written at
@@ -39,7 +39,7 @@ function encodeTabDraft(kept: TabDraft): string {
  * already holds it (as this page last read or wrote it). What the page knew of the shared draft
  * goes with it, so that the next page goes on as this one would have.
  */
-export function keepForTab(draft: ProfileDraft, drafts: DraftStore): void {
+export function keepForTab(draft: DraftState, drafts: DraftStore): void {
 	const { committed, tab } = draft.sharing;
 	const stored =
 		committed.syncedRevision === draft.baseRevision &&
