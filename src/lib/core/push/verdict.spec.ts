@@ -3,7 +3,7 @@ import { gatewayRespond, type GatewayOptions, type GatewayReply } from './gatewa
 import { PUSH_ANSWER_VERDICTS, PUSH_GATEWAY_OUTCOMES, type PushOutcomeId } from './outcomes';
 import type { PushEndpoint } from './reference';
 import { samplePush } from './samples';
-import { pushHttpRequest } from './compose';
+import { pushHttpRequest } from './http-request';
 import { judgePushAnswer, type JudgeOptions, type PushAnswerVerdicts } from './verdict';
 
 /**

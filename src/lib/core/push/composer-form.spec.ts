@@ -9,7 +9,7 @@ import {
 	readJsonText,
 	typedValue,
 	withAttribute
-} from './composer';
+} from './composer-form';
 
 describe('composerFields', () => {
 	it('marks Selector required for NotifyTextMessage and Badge only on platform A 13+', () => {
