@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeValue, hasXmlInvalidChars, type Encoding } from './encode';
 import { expand, type SubstitutionStatus, type Value } from './expand';
 import { tokenize } from './tokenize';
-import * as reference from './testing/expand';
-import * as referenceEncode from './testing/encode';
-import * as referenceTokenize from './testing/tokenize';
+import * as reference from '../../../../tests/reference/template/expand';
+import * as referenceEncode from '../../../../tests/reference/template/encode';
+import * as referenceTokenize from '../../../../tests/reference/template/tokenize';
 
 /**
  * The fast tokenizer, encoder and expander against the first, straightforward ones (kept in
- * `testing/`): the same tokens, issues, text and substitutions, byte for byte, in the same order.
+ * `tests/reference/template/`): the same tokens, issues, text and substitutions, byte for byte,
+ * in the same order.
  */
 
 const ENCODINGS: Encoding[] = ['url', 'form', 'json', 'xml', 'raw'];

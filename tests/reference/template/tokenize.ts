@@ -1,10 +1,10 @@
 /**
  * Kept unchanged from the first, straightforward implementation, as the oracle of
- * `../equivalence.spec.ts`: the fast tokenizer, encoder and expander must give byte-identical
- * results. Tests only.
+ * `src/lib/core/template/equivalence.spec.ts`: the fast tokenizer, encoder and expander must
+ * give byte-identical results. Tests only.
  */
 
-import type { Issue } from '../../issues';
+import type { Issue } from '$lib/core/issues';
 
 /**
  * The template tokenizer: the one parser of `%placeholders%` that highlighting, completion,

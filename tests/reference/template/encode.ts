@@ -1,10 +1,10 @@
 /**
  * Kept unchanged from the first, straightforward implementation, as the oracle of
- * `../equivalence.spec.ts`: the fast tokenizer, encoder and expander must give byte-identical
- * results. Tests only.
+ * `src/lib/core/template/equivalence.spec.ts`: the fast tokenizer, encoder and expander must
+ * give byte-identical results. Tests only.
  */
 
-import { XML_INVALID } from '../../xml/chars';
+import { XML_INVALID } from '$lib/core/xml/chars';
 
 /**
  * Contextual encodings of substituted values. Where a placeholder sits decides how its value is

@@ -1,13 +1,13 @@
 /**
  * Kept unchanged from the first, straightforward implementation, as the oracle of
- * `../equivalence.spec.ts`: the fast tokenizer, encoder and expander must give byte-identical
- * results. Tests only.
+ * `src/lib/core/template/equivalence.spec.ts`: the fast tokenizer, encoder and expander must
+ * give byte-identical results. Tests only.
  */
 
-import type { Party } from '../../catalogue/schema';
-import type { Issue } from '../../issues';
+import type { Party } from '$lib/core/catalogue/schema';
+import type { Issue } from '$lib/core/issues';
 import { ENCODING_LABELS, encodeValue, hasXmlInvalidChars, type Encoding } from './encode';
-import { sha1Hex } from '../sha1';
+import { sha1Hex } from '$lib/core/template/sha1';
 import type { PlaceholderToken, Tokenized } from './tokenize';
 
 /**
