@@ -15,6 +15,7 @@ import {
 import { SecondFactorSchema, useSecondFactor, type SecondFactor } from './totp';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { metrics } from '../platform/metrics.js';
+import { passwordBusy, tooMany } from './refusals';
 import { signInSettings } from './sign-in-settings';
 
 /**
@@ -179,13 +180,7 @@ export async function login(
 	if (wait > 0) {
 		signIns.inc({ method: 'password', result: 'rate_limited' });
 		await failed('rate_limited');
-		return {
-			ok: false,
-			status: 429,
-			code: 'rate_limited',
-			message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-			retryAfter: wait
-		};
+		return tooMany('failed attempts', wait);
 	}
 	let valid: boolean;
 	try {
@@ -199,13 +194,7 @@ export async function login(
 		await loginNotChecked(email, input.ip);
 		signIns.inc({ method: 'password', result: 'busy' });
 		await failed('busy');
-		return {
-			ok: false,
-			status: 503,
-			code: 'busy',
-			message: error.message,
-			retryAfter: error.retryAfter
-		};
+		return passwordBusy(error);
 	}
 	// The account as it is now: a reset, a deactivation or a role change during the check wins.
 	const now = user && valid ? await ctx.store.users.findById(user.id) : undefined;
@@ -278,13 +267,7 @@ async function checkSecondFactor(
 	if (wait > 0) {
 		signIns.inc({ method: 'password', result: 'rate_limited' });
 		await recordAudit(ctx.store, actor, 'login.failure', null, { reason: 'rate_limited' });
-		return {
-			ok: false,
-			status: 429,
-			code: 'rate_limited',
-			message: `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-			retryAfter: wait
-		};
+		return tooMany('wrong codes', wait);
 	}
 	const used = await useSecondFactor(ctx, user, factor, input);
 	if (!used) {

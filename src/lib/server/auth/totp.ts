@@ -8,6 +8,7 @@ import { seal, unseal } from '../platform/secrets';
 import type { TotpRow, User } from '../store/types';
 import { PasswordBusyError, verifyPassword } from './password';
 import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
+import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { hashSecret } from './tokens';
 
@@ -105,15 +106,7 @@ export async function useSecondFactor(
 }
 
 /** The outcome of a change to a second factor. */
-export type TotpOutcome<T> =
-	| { ok: true; value: T }
-	| {
-			ok: false;
-			status: 400 | 404 | 409 | 429 | 503;
-			code: string;
-			message: string;
-			retryAfter?: number;
-	  };
+export type TotpOutcome<T> = { ok: true; value: T } | Refusal<400 | 404 | 409 | 429 | 503>;
 
 function actorOf(user: AuthUser, ip: string | null): Actor {
 	return { id: user.id, email: user.email, ip };
@@ -232,13 +225,7 @@ export async function disableOwn(
 	}
 	const wait = await secondFactorAttempt(me.id);
 	if (wait > 0) {
-		return {
-			ok: false,
-			status: 429,
-			code: 'rate_limited',
-			message: `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-			retryAfter: wait
-		};
+		return tooMany('wrong codes', wait);
 	}
 	let proven: boolean;
 	if (proof.password && !(proof.code || proof.totp || proof.recoveryCode)) {
@@ -246,13 +233,7 @@ export async function disableOwn(
 			proven = await verifyPassword(proof.password, user.passwordHash);
 		} catch (error) {
 			if (!(error instanceof PasswordBusyError)) throw error;
-			return {
-				ok: false,
-				status: 503,
-				code: 'busy',
-				message: error.message,
-				retryAfter: error.retryAfter
-			};
+			return passwordBusy(error);
 		}
 		if (!proven) {
 			return {
@@ -265,14 +246,7 @@ export async function disableOwn(
 	} else {
 		const factor = { totp: proof.code ?? proof.totp, recoveryCode: proof.recoveryCode };
 		proven = (await useSecondFactor(ctx, user, row, factor)) !== null;
-		if (!proven) {
-			return {
-				ok: false,
-				status: 400,
-				code: 'invalid_code',
-				message: 'That code is not right (or was already used).'
-			};
-		}
+		if (!proven) return codeNotRight();
 	}
 	await secondFactorSucceeded(me.id);
 	await ctx.store.totp.remove(me.id);
@@ -290,7 +264,7 @@ export async function resetForUser(
 	userId: number
 ): Promise<TotpOutcome<null>> {
 	const user = await ctx.store.users.findById(userId);
-	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	if (!user) return noSuchUser();
 	if (!(await ctx.store.totp.remove(userId))) {
 		return {
 			ok: false,

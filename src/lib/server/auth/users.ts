@@ -10,6 +10,7 @@ import {
 	verifyPassword
 } from './password';
 import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
+import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { startSession } from './session';
 import { SecondFactorSchema, useSecondFactor } from './totp';
@@ -84,16 +85,7 @@ export const PasswordChangeSchema = SecondFactorSchema.extend({
 });
 
 /** The outcome of a user operation: the user, or a problem to show. */
-export type UserOutcome =
-	| { ok: true; user: UserView }
-	| {
-			ok: false;
-			status: 400 | 404 | 409 | 429 | 503;
-			code: string;
-			message: string;
-			/** Seconds to wait before trying again (with 429 and 503). */
-			retryAfter?: number;
-	  };
+export type UserOutcome = { ok: true; user: UserView } | Refusal<400 | 404 | 409 | 429 | 503>;
 
 /** The refusal of a new password that is the user's own e-mail address. */
 function weakPassword(password: string, email: string): (UserOutcome & { ok: false }) | null {
@@ -167,7 +159,7 @@ export async function updateUser(
 	changes: z.infer<typeof UserChangesSchema>
 ): Promise<UserOutcome> {
 	const user = await ctx.store.users.findById(id);
-	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	if (!user) return noSuchUser();
 	const demoted = changes.role !== undefined && changes.role !== 'admin';
 	if ((demoted || changes.active === false) && (await isLastActiveAdmin(ctx, user))) {
 		return {
@@ -242,7 +234,7 @@ export async function changeOwnPassword(
 ): Promise<PasswordChangeOutcome> {
 	const { ip } = meta;
 	const user = await ctx.store.users.findById(me.id);
-	if (!user) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	if (!user) return noSuchUser();
 	const weak = weakPassword(input.password, user.email);
 	if (weak) return weak;
 	const factor = await ctx.store.totp.get(me.id);
@@ -258,26 +250,14 @@ export async function changeOwnPassword(
 	}
 	const wait = await secondFactorAttempt(me.id);
 	if (wait > 0) {
-		return passwordChangeRefused(ctx, me, ip, 'rate_limited', {
-			ok: false,
-			status: 429,
-			code: 'rate_limited',
-			message: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-			retryAfter: wait
-		});
+		return passwordChangeRefused(ctx, me, ip, 'rate_limited', tooMany('wrong attempts', wait));
 	}
 	let valid: boolean;
 	try {
 		valid = await verifyPassword(input.current, user.passwordHash);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
-		return passwordChangeRefused(ctx, me, ip, 'busy', {
-			ok: false,
-			status: 503,
-			code: 'busy',
-			message: error.message,
-			retryAfter: error.retryAfter
-		});
+		return passwordChangeRefused(ctx, me, ip, 'busy', passwordBusy(error));
 	}
 	if (!valid) {
 		return passwordChangeRefused(ctx, me, ip, 'wrong_password', {
@@ -289,12 +269,8 @@ export async function changeOwnPassword(
 	}
 	// Checked only after a right password, so a wrong password does not use a right code up.
 	if (withFactor && !(await useSecondFactor(ctx, user, factor, input))) {
-		return passwordChangeRefused(ctx, me, ip, input.totp ? 'wrong_code' : 'wrong_recovery_code', {
-			ok: false,
-			status: 400,
-			code: 'invalid_code',
-			message: 'That code is not right (or was already used).'
-		});
+		const reason = input.totp ? 'wrong_code' : 'wrong_recovery_code';
+		return passwordChangeRefused(ctx, me, ip, reason, codeNotRight());
 	}
 	await secondFactorSucceeded(me.id);
 	const updated = await ctx.store.users.update(me.id, {
