@@ -1,6 +1,7 @@
 import { lineColumn, type Issue, type Severity } from '../issues';
 import { mediaTypeEssence } from '../template/encode';
-import { parseXml, type XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
+import { parseXml } from '../xml/parse';
 import type { ElementSpan } from '../xml/spans';
 import { firstCharacters, formatOf } from './body';
 

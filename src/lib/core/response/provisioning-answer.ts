@@ -4,7 +4,7 @@ import { deprecatedXmlKeyNamed, xmlKeyNamed } from '../catalogue/placement';
 import type { ProfileDocument } from '../profile/schema';
 import { SECRET_MASK } from '../profile/secrets';
 import { declaredAccountKeys } from '../xml/account';
-import type { XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
 import type { ElementSpan } from '../xml/spans';
 import {
 	headerOf,

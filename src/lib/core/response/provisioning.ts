@@ -1,5 +1,6 @@
 import type { Issue } from '../issues';
-import { childNamed, parseXml, type XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
+import { childNamed, parseXml } from '../xml/parse';
 import type { ElementSpan } from '../xml/spans';
 
 /**

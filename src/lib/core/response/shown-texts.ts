@@ -1,4 +1,5 @@
-import { childNamed, type XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
+import { childNamed } from '../xml/parse';
 import {
 	headerOf,
 	INFERRED,
