@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
-import { Client, stopAllServers } from '../helpers/server';
+import { Client, stopAllServers, type ClientResponse, type TestServer } from '../helpers/server';
 import { code, enrol, freshStep, turnOn, type TotpAnswer } from '../helpers/totp';
 
 /**
@@ -275,6 +275,140 @@ describe('a second factor for password accounts', () => {
 		expect(locked.body.error?.code).toBe('rate_limited');
 		expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
 		expect(locked.headers.getSetCookie()).toEqual([]);
+	}, 60_000);
+});
+
+describe("a signed-in caller's guesses at the password or the code", () => {
+	let server: TestServer;
+	let admin: Client;
+	const NEW = 'a-new-secret-of-the-owners-6';
+
+	beforeAll(async () => {
+		// The client's address as a proxy reports it: sign-ins come from several addresses.
+		({ server, admin } = await serverWithAdmin({ ADDRESS_HEADER: 'x-real-ip' }));
+	}, 60_000);
+
+	async function tokenOf(user: TestUser): Promise<Client> {
+		const made = await user.client.json('/api/tokens', { method: 'POST', json: { name: 'ci' } });
+		expect(made.status).toBe(201);
+		return new Client(server, made.body.token);
+	}
+
+	/** A new user with a second factor on, its secret, and `tokens` API tokens of theirs. */
+	async function owner(email: string, tokens = 0) {
+		await freshStep();
+		const user = await createUser(admin, 'viewer', email);
+		const { secret } = await turnOn(user.client);
+		const bearers: Client[] = [];
+		for (let i = 0; i < tokens; i++) bearers.push(await tokenOf(user));
+		return { user, secret, bearer: bearers[0], bearers };
+	}
+
+	function signInFrom(user: TestUser, ip: string, extra: Record<string, string>) {
+		const client = new Client(server);
+		const answer = client.json('/api/session', {
+			method: 'POST',
+			headers: { 'x-real-ip': ip },
+			json: { email: user.email, password: user.password, ...extra }
+		});
+		return answer.then((a) => ({ ...a, client }));
+	}
+
+	function change(client: Client, current: string, extra: Record<string, string>) {
+		return client.json<TotpAnswer>('/api/me/password', {
+			method: 'PUT',
+			json: { current, password: NEW, ...extra }
+		});
+	}
+
+	function turnOff(client: Client, extra: Record<string, string>) {
+		return client.json<TotpAnswer>('/api/me/totp', { method: 'DELETE', json: extra });
+	}
+
+	/** Makes `count` wrong guesses, each refused with `refusal`; the next is held back (answered). */
+	async function guess(
+		count: number,
+		refusal: string,
+		wrong: (i: number) => Promise<ClientResponse<TotpAnswer>>,
+		next: () => Promise<ClientResponse<TotpAnswer>>
+	) {
+		for (let i = 0; i < count; i++) {
+			const answer = await wrong(i);
+			expect([answer.status, answer.body.error?.code]).toEqual([400, refusal]);
+		}
+		const held = await next();
+		expect([held.status, held.body.error?.code]).toEqual([429, 'rate_limited']);
+		return held;
+	}
+
+	it("hold back a token that guesses the password, never its owner's sign-in or session", async () => {
+		const { user: me, secret, bearer } = await owner('leaked@example.test', 1);
+		await guess(
+			10,
+			'wrong_password',
+			(i) => change(bearer, `guess-${i}-of-theirs`, { totp: wrongCode(secret) }),
+			() => change(bearer, me.password, { totp: code(secret) })
+		);
+
+		const again = await signInFrom(me, '198.51.100.1', { totp: code(secret) });
+		expect(again.status).toBe(200);
+		const changed = await change(again.client, me.password, { totp: code(secret, 1) });
+		expect(changed.status).toBe(200);
+		// The change revoked the token that guessed.
+		expect((await bearer.json('/api/session')).status).toBe(401);
+	}, 60_000);
+
+	it("hold back a token that guesses the code to turn it off, never its owner's session", async () => {
+		const { user: me, secret, bearer } = await owner('leaked-off@example.test', 1);
+		const held = await guess(
+			10,
+			'invalid_code',
+			() => turnOff(bearer, { code: wrongCode(secret) }),
+			() => turnOff(bearer, { code: code(secret) })
+		);
+		expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+
+		expect((await turnOff(me.client, { code: code(secret) })).status).toBe(204);
+		const log = await admin.json<TotpAnswer>('/api/audit?action=totp.disable_failure&limit=50');
+		const mine = log.body.entries!.filter((e) => e.target === me.email);
+		expect(mine.map((e) => e.details?.reason)).toEqual([
+			'rate_limited',
+			...Array<string>(10).fill('wrong_code')
+		]);
+		expect(mine.every((e) => e.details?.via === 'token')).toBe(true);
+	}, 60_000);
+
+	it("stop nobody's password change when someone who knows the password walks the sign-in codes", async () => {
+		const { user: me, secret } = await owner('walked@example.test');
+		for (const ip of ['198.51.100.2', '198.51.100.3']) {
+			for (let i = 0; i < 5; i++) {
+				const wrong = await signInFrom(me, ip, { totp: wrongCode(secret) });
+				expect(wrong.status).toBe(401);
+				expect(wrong.body.error?.code).toBe('invalid_code');
+			}
+		}
+		// Sign-in's own limit holds, from a fresh address too.
+		const locked = await signInFrom(me, '198.51.100.4', { totp: code(secret) });
+		expect(locked.status).toBe(429);
+		const changed = await change(me.client, me.password, { totp: code(secret) });
+		expect(changed.status).toBe(200);
+	}, 60_000);
+
+	it('are bounded across all the tokens of an account, never holding back its sign-in or sessions', async () => {
+		const { user: me, secret, bearers: tokens } = await owner('many-tokens@example.test', 4);
+		await guess(
+			30,
+			'wrong_password',
+			(i) =>
+				change(tokens[Math.floor(i / 10)], `guess-${i}-of-theirs`, { totp: wrongCode(secret) }),
+			() => change(tokens[3], 'guess-30-of-theirs', { totp: wrongCode(secret) })
+		);
+
+		// Sessions are made only by signing in: neither it nor a session is held back.
+		const again = await signInFrom(me, '198.51.100.5', { totp: code(secret) });
+		expect(again.status).toBe(200);
+		const changed = await change(me.client, me.password, { totp: code(secret, 1) });
+		expect(changed.status).toBe(200);
 	}, 60_000);
 });
 

@@ -13,6 +13,7 @@ import {
 } from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, requireUser } from '$lib/server/http/body';
+import { requireCredential } from '$lib/server/http/credential';
 import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/auth/users';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -86,7 +87,11 @@ export const actions: Actions = {
 			return fail(400, { form: 'password' as const, errors });
 		}
 		const ctx = serverContext();
-		const meta = { ip: clientIp(event), userAgent: event.request.headers.get('user-agent') };
+		const meta = {
+			ip: clientIp(event),
+			userAgent: event.request.headers.get('user-agent'),
+			credential: requireCredential(event)
+		};
 		const outcome = await changeOwnPassword(ctx, me, meta, parsed.data);
 		if (!outcome.ok) {
 			const field =
@@ -168,7 +173,7 @@ export const actions: Actions = {
 		const outcome = await disableOwn(
 			serverContext(),
 			requireUser(event),
-			clientIp(event),
+			{ ip: clientIp(event), credential: requireCredential(event) },
 			code ? typedCode(code) : { password }
 		);
 		if (!outcome.ok) {

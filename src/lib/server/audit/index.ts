@@ -19,6 +19,7 @@ export type AuditAction =
 	| 'totp.enrolment_started'
 	| 'totp.enabled'
 	| 'totp.disabled'
+	| 'totp.disable_failure'
 	| 'totp.reset'
 	| 'user.identity_linked'
 	| 'token.created'

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_LIMITS, loginAttempt, loginNotChecked, loginSucceeded } from './rate-limit';
+import {
+	GUESS_LIMITS,
+	guessAttempt,
+	guessNotChecked,
+	guessSucceeded,
+	LOGIN_LIMITS,
+	loginAttempt,
+	loginNotChecked,
+	loginSucceeded,
+	secondFactorAttempt
+} from './rate-limit';
 
 // The limiters live in the module: each test uses addresses of its own.
 
@@ -47,5 +57,54 @@ describe('loginAttempt', () => {
 		expect(await loginAttempt('back@example.test', ip)).toBeGreaterThan(0);
 		await loginSucceeded('back@example.test', ip);
 		expect(await loginAttempt('back@example.test', ip)).toBe(0);
+	});
+});
+
+describe('guessAttempt', () => {
+	const token = (userId: number, credential: string) => ({
+		userId,
+		via: 'token' as const,
+		credential
+	});
+	const session = (userId: number, credential: string) => ({
+		userId,
+		via: 'session' as const,
+		credential
+	});
+
+	it("counts a credential's guesses apart from its account's other credentials and sign-in codes", async () => {
+		const { perCredential } = GUESS_LIMITS;
+		for (let i = 0; i < perCredential.points; i++) {
+			expect(await guessAttempt(token(101, 'token-a'))).toBe(0);
+		}
+		const wait = await guessAttempt(token(101, 'token-a'));
+		expect(wait).toBeGreaterThan(0);
+		expect(wait).toBeLessThanOrEqual(perCredential.seconds);
+		expect(await guessAttempt(session(101, 'session-b'))).toBe(0);
+		expect(await secondFactorAttempt(101)).toBe(0);
+	});
+
+	it("holds an account's tokens together at the ceiling, and never its sessions", async () => {
+		const tokens = GUESS_LIMITS.perUserTokens.points / GUESS_LIMITS.perCredential.points;
+		for (let t = 0; t < tokens; t++) {
+			for (let i = 0; i < GUESS_LIMITS.perCredential.points; i++) {
+				expect(await guessAttempt(token(102, `token-${t}`))).toBe(0);
+			}
+		}
+		expect(await guessAttempt(token(102, 'token-new'))).toBeGreaterThan(0);
+		expect(await guessAttempt(session(102, 'session'))).toBe(0);
+		expect(await secondFactorAttempt(102)).toBe(0);
+	});
+
+	it('gives back the point of a guess that was never checked, and of a right one', async () => {
+		const me = token(103, 'token-c');
+		for (let i = 0; i < GUESS_LIMITS.perCredential.points; i++) {
+			expect(await guessAttempt(me)).toBe(0);
+		}
+		await guessNotChecked(me);
+		expect(await guessAttempt(me)).toBe(0);
+		expect(await guessAttempt(me)).toBeGreaterThan(0);
+		await guessSucceeded(me);
+		expect(await guessAttempt(me)).toBe(0);
 	});
 });

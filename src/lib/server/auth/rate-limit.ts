@@ -15,8 +15,8 @@ export const LOGIN_LIMITS = {
 	perUserAndIp: { points: 5, seconds: 15 * 60 },
 	perIp: { points: 50, seconds: 60 * 60 },
 	/**
-	 * Guesses at one account's code or current password, from any address: with its password
-	 * known, the million codes of a step must not be walked from many addresses at once.
+	 * Wrong codes at sign-in for one account, from any address: with its password known, the
+	 * million codes of a step must not be walked from many addresses at once.
 	 */
 	secondFactorPerUser: { points: 10, seconds: 15 * 60 }
 };
@@ -92,9 +92,8 @@ export async function loginSucceeded(email: string, ip: string): Promise<void> {
 }
 
 /**
- * Counts a guess at an account's secrets before it is checked: a second-factor code at sign-in,
- * a code or password sent to turn the second factor off or to change one's own password.
- * Answers 0 when it may be checked, else the seconds to wait.
+ * Counts a wrong-code candidate at sign-in before it is checked: 0 when it may be checked, else
+ * the seconds to wait. Only sign-in counts here, so no signed-in caller can spend it.
  */
 export async function secondFactorAttempt(userId: number): Promise<number> {
 	const refusal = await login()
@@ -106,6 +105,89 @@ export async function secondFactorAttempt(userId: number): Promise<number> {
 /** After a right code: the account's count of wrong ones clears. */
 export async function secondFactorSucceeded(userId: number): Promise<void> {
 	await login().secondFactorPerUser.delete(String(userId));
+}
+
+// ---------------------------------------------------------------- guesses of signed-in callers
+
+/**
+ * Guesses a signed-in caller makes at its own account's current password or code (changing the
+ * password, turning the second factor off) count per credential, the hash of its session's or
+ * token's secret: a leaked token spends only its own, never sign-in's or the owner's session's.
+ * Any credential can make API tokens, so the account's tokens also share a ceiling; sessions are
+ * made only by signing in, which its own limits bound, and are never held back by it.
+ */
+export const GUESS_LIMITS = {
+	perCredential: { points: 10, seconds: 15 * 60 },
+	perUserTokens: { points: 30, seconds: 15 * 60 }
+};
+
+/** A signed-in caller: its account, how it came, and its credential's hash. */
+export interface Caller {
+	userId: number;
+	via: 'session' | 'token';
+	credential: string;
+}
+
+let guessLimiters:
+	{ perCredential: RateLimiterAbstract; perUserTokens: RateLimiterAbstract } | undefined;
+
+function guesses() {
+	guessLimiters ??= {
+		perCredential: sharedLimiter({
+			keyPrefix: 'guess_credential',
+			points: GUESS_LIMITS.perCredential.points,
+			duration: GUESS_LIMITS.perCredential.seconds
+		}),
+		perUserTokens: sharedLimiter({
+			keyPrefix: 'guess_user_tokens',
+			points: GUESS_LIMITS.perUserTokens.points,
+			duration: GUESS_LIMITS.perUserTokens.seconds
+		})
+	};
+	return guessLimiters;
+}
+
+/** The counters a caller's guess goes to, each with its key. */
+function guessCounters(caller: Caller): [RateLimiterAbstract, string][] {
+	const { perCredential, perUserTokens } = guesses();
+	const counters: [RateLimiterAbstract, string][] = [
+		[perCredential, `${caller.userId}|${caller.credential}`]
+	];
+	if (caller.via === 'token') counters.push([perUserTokens, String(caller.userId)]);
+	return counters;
+}
+
+/**
+ * Counts a signed-in caller's guess before it is checked: 0 when it may be checked, else the
+ * seconds to wait (and then nothing stays counted that was not already).
+ */
+export async function guessAttempt(caller: Caller): Promise<number> {
+	const counters = guessCounters(caller);
+	const refusals = await Promise.all(
+		counters.map(([limiter, k]) => limiter.consume(k).then(() => null, refused))
+	);
+	if (refusals.every((r) => r === null)) return 0;
+	// Only a counter that refused keeps the point.
+	await Promise.all(counters.map(([limiter, k], i) => (refusals[i] ? null : limiter.reward(k))));
+	const ms = Math.max(...refusals.map((r) => r?.msBeforeNext ?? 0));
+	return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Gives back a guess's points: it was never checked (the server was too busy). */
+export async function guessNotChecked(caller: Caller): Promise<void> {
+	await Promise.all(guessCounters(caller).map(([limiter, k]) => limiter.reward(k)));
+}
+
+/**
+ * After a right guess: the credential's count clears, and the account's ceiling gets this
+ * guess's point back (the wrong ones stay counted there).
+ */
+export async function guessSucceeded(caller: Caller): Promise<void> {
+	const [[perCredential, k], ...rest] = guessCounters(caller);
+	await Promise.all([
+		perCredential.delete(k),
+		...rest.map(([limiter, key]) => limiter.reward(key))
+	]);
 }
 
 // ---------------------------------------------------------------- single sign-on

@@ -3,6 +3,7 @@ import { bearerToken } from '../http/bearer.js';
 import { routedPath } from './access';
 import type { AuthUser } from './auth-user';
 import { SESSION_COOKIE, userFromApiToken, userFromSession } from './session';
+import { hashSecret } from './tokens';
 
 /**
  * Who a request comes from, and whether a write with a session cookie came from this app: the
@@ -52,6 +53,18 @@ export function requestCredential(
 	const bearer = bearerToken(authorization);
 	if (bearer) return { via: 'token', secret: bearer };
 	return session ? { via: 'session', secret: session } : null;
+}
+
+/**
+ * The hash of the credential a request acts with (by {@link requestCredential}), as the store
+ * keeps it: what the guess limits count a signed-in caller by. Null without one.
+ */
+export function requestCredentialHash(
+	authorization: string | null,
+	session: string | undefined
+): string | null {
+	const credential = requestCredential(authorization, session);
+	return credential ? hashSecret(credential.secret) : null;
 }
 
 /** The user a request acts as, by its {@link requestCredential}. */

@@ -7,7 +7,12 @@ import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';
 import type { TotpRow, User } from '../store/types';
 import { PasswordBusyError, verifyPassword } from './password';
-import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
+import {
+	guessAttempt,
+	guessSucceeded,
+	secondFactorAttempt,
+	secondFactorSucceeded
+} from './rate-limit';
 import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { hashSecret } from './tokens';
@@ -203,16 +208,30 @@ export const DisableSchema = SecondFactorSchema.extend({
 	message: 'Send a code of your app, a recovery code or your password.'
 });
 
+/** Why turning one's own second factor off was refused, as its audit entry says. */
+type DisableRefusal =
+	'rate_limited' | 'busy' | 'wrong_password' | 'wrong_code' | 'wrong_recovery_code';
+
 /**
  * Turns one's own second factor off after a proof: a code, a recovery code or the password.
- * Wrong proofs count like wrong codes at sign-in, so a session left open cannot walk the codes.
+ * Every proof counts against the caller's credential (`credential`, its hash), not against
+ * sign-in, so a session left open cannot walk the codes nor lock its owner out by trying.
  */
 export async function disableOwn(
 	ctx: ServerContext,
 	me: AuthUser,
-	ip: string | null,
+	meta: { ip: string | null; credential: string },
 	proof: z.infer<typeof DisableSchema>
 ): Promise<TotpOutcome<null>> {
+	const { ip } = meta;
+	const caller = { userId: me.id, via: me.via, credential: meta.credential };
+	const refuse = async (reason: DisableRefusal, outcome: TotpOutcome<null> & { ok: false }) => {
+		await recordAudit(ctx.store, actorOf(me, ip), 'totp.disable_failure', me.email, {
+			reason,
+			via: me.via
+		});
+		return outcome;
+	};
 	const user = await ctx.store.users.findById(me.id);
 	const row = await ctx.store.totp.get(me.id);
 	if (!user || !row || row.enabledAt === null) {
@@ -223,9 +242,9 @@ export async function disableOwn(
 			message: 'You have no second factor turned on.'
 		};
 	}
-	const wait = await secondFactorAttempt(me.id);
+	const wait = await guessAttempt(caller);
 	if (wait > 0) {
-		return tooMany('wrong codes', wait);
+		return refuse('rate_limited', tooMany('wrong codes', wait));
 	}
 	let proven: boolean;
 	if (proof.password && !(proof.code || proof.totp || proof.recoveryCode)) {
@@ -233,22 +252,22 @@ export async function disableOwn(
 			proven = await verifyPassword(proof.password, user.passwordHash);
 		} catch (error) {
 			if (!(error instanceof PasswordBusyError)) throw error;
-			return passwordBusy(error);
+			return refuse('busy', passwordBusy(error));
 		}
 		if (!proven) {
-			return {
+			return refuse('wrong_password', {
 				ok: false,
 				status: 400,
 				code: 'wrong_password',
 				message: 'The password is wrong.'
-			};
+			});
 		}
 	} else {
 		const factor = { totp: proof.code ?? proof.totp, recoveryCode: proof.recoveryCode };
 		proven = (await useSecondFactor(ctx, user, row, factor)) !== null;
-		if (!proven) return codeNotRight();
+		if (!proven) return refuse(factor.totp ? 'wrong_code' : 'wrong_recovery_code', codeNotRight());
 	}
-	await secondFactorSucceeded(me.id);
+	await guessSucceeded(caller);
 	await ctx.store.totp.remove(me.id);
 	await recordAudit(ctx.store, actorOf(me, ip), 'totp.disabled', me.email, {
 		by: proof.password && !(proof.code || proof.totp || proof.recoveryCode) ? 'password' : 'code'

@@ -9,7 +9,7 @@ import {
 	PASSWORD_LIMITS,
 	verifyPassword
 } from './password';
-import { secondFactorAttempt, secondFactorSucceeded } from './rate-limit';
+import { guessAttempt, guessSucceeded } from './rate-limit';
 import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { startSession } from './session';
@@ -223,16 +223,18 @@ async function passwordChangeRefused(
  * Changes one's own password after checking the current one, and with a second factor on one of
  * its codes; every session of the user ends and their API tokens are revoked. A caller who came
  * with a session gets a new one, made as that one was, so this browser stays signed in (and only
- * it); one who came with an API token has lost it. A wrong password or code counts against the
- * account as a wrong code at sign-in does, so a session or a token cannot guess the password.
+ * it); one who came with an API token has lost it. Every attempt counts against the caller's
+ * credential (`meta.credential`, its hash) and not against sign-in, so a session or a token can
+ * neither walk the password nor lock its owner out by trying.
  */
 export async function changeOwnPassword(
 	ctx: ServerContext,
 	me: AuthUser,
-	meta: { ip: string | null; userAgent: string | null },
+	meta: { ip: string | null; userAgent: string | null; credential: string },
 	input: z.infer<typeof PasswordChangeSchema>
 ): Promise<PasswordChangeOutcome> {
 	const { ip } = meta;
+	const caller = { userId: me.id, via: me.via, credential: meta.credential };
 	const user = await ctx.store.users.findById(me.id);
 	if (!user) return noSuchUser();
 	const weak = weakPassword(input.password, user.email);
@@ -248,7 +250,7 @@ export async function changeOwnPassword(
 			message: 'Enter the authentication code from your app (or a recovery code) as well.'
 		};
 	}
-	const wait = await secondFactorAttempt(me.id);
+	const wait = await guessAttempt(caller);
 	if (wait > 0) {
 		return passwordChangeRefused(ctx, me, ip, 'rate_limited', tooMany('wrong attempts', wait));
 	}
@@ -272,7 +274,7 @@ export async function changeOwnPassword(
 		const reason = input.totp ? 'wrong_code' : 'wrong_recovery_code';
 		return passwordChangeRefused(ctx, me, ip, reason, codeNotRight());
 	}
-	await secondFactorSucceeded(me.id);
+	await guessSucceeded(caller);
 	const updated = await ctx.store.users.update(me.id, {
 		passwordHash: await hashPassword(input.password),
 		at: Date.now()

@@ -3,6 +3,7 @@ import type { PasswordChangedAnswer } from '$lib/api/account';
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { requireCredential } from '$lib/server/http/credential';
 import { changeOwnPassword, PasswordChangeSchema } from '$lib/server/auth/users';
 import type { RequestHandler } from './$types';
 
@@ -14,7 +15,11 @@ export const PUT: RequestHandler = async (event) => {
 	const body = await readJson(event, PasswordChangeSchema);
 	if (!body.ok) return body.response;
 	const ctx = serverContext();
-	const meta = { ip: clientIp(event), userAgent: event.request.headers.get('user-agent') };
+	const meta = {
+		ip: clientIp(event),
+		userAgent: event.request.headers.get('user-agent'),
+		credential: requireCredential(event)
+	};
 	const outcome = await changeOwnPassword(ctx, requireUser(event), meta, body.data);
 	if (outcome.ok) {
 		if (outcome.session) setSessionCookie(event.cookies, event.url, ctx, outcome.session);

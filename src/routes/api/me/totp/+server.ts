@@ -9,6 +9,7 @@ import {
 } from '$lib/server/auth/totp';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
+import { requireCredential } from '$lib/server/http/credential';
 import type { RequestHandler } from './$types';
 
 /** Whether the signed-in user has a second factor on, and how many recovery codes are left. */
@@ -46,7 +47,8 @@ export const PUT: RequestHandler = async (event) => {
 export const DELETE: RequestHandler = async (event) => {
 	const body = await readJson(event, DisableSchema);
 	if (!body.ok) return body.response;
-	const outcome = await disableOwn(serverContext(), requireUser(event), clientIp(event), body.data);
+	const meta = { ip: clientIp(event), credential: requireCredential(event) };
+	const outcome = await disableOwn(serverContext(), requireUser(event), meta, body.data);
 	if (outcome.ok) return new Response(null, { status: 204 });
 	const response = apiError(outcome.status, outcome.code, outcome.message);
 	if (outcome.retryAfter) response.headers.set('Retry-After', String(outcome.retryAfter));
