@@ -48,12 +48,25 @@ describe('parallel guessing', () => {
 	it('bounds the password checks waiting at once: beyond, 503 with Retry-After, never a queue forever', async () => {
 		// At the full cost, so that the checks really queue up.
 		const server = await startServer({ env: { ...ADMIN_ENV, PASSWORD_HASH_COST: '17' } });
-		// 4 addresses × 5 attempts: within every rate limit, all at once, for 2 + 8 places.
-		const attempts = await Promise.all(
-			Array.from({ length: 20 }, (_, i) =>
-				new Client(server).login(`nobody-${i % 4}@example.test`, `guess-${i}-x`)
-			)
-		);
+		const admin = new Client(server);
+		expect((await admin.login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		const user = await createUser(admin, 'viewer', 'busy@example.test');
+		const bearer = await tokenOf(user, server);
+		const change = (current: string) =>
+			bearer.json('/api/me/password', {
+				method: 'PUT',
+				json: { current, password: 'my-own-new-secret-11' }
+			});
+		// 4 addresses × 5 attempts: within every rate limit, all at once, for 2 + 8 places; and
+		// a token's 10 password changes, within its limit, behind them.
+		const [attempts, changes] = await Promise.all([
+			Promise.all(
+				Array.from({ length: 20 }, (_, i) =>
+					new Client(server).login(`nobody-${i % 4}@example.test`, `guess-${i}-x`)
+				)
+			),
+			Promise.all(Array.from({ length: 10 }, (_, i) => change(`guess-${i}-of-mine`)))
+		]);
 		const statuses = attempts.map((a) => a.status);
 		expect(
 			statuses.every((s) => s === 401 || s === 503),
@@ -67,6 +80,14 @@ describe('parallel guessing', () => {
 		}
 		// Once the checks are done, the server signs in at once (busy attempts were not counted).
 		expect((await new Client(server).login(ADMIN.email, ADMIN.password)).status).toBe(200);
+		// Nor were the busy password changes: the token has exactly that many guesses left.
+		expect(changes.map((c) => c.status).every((s) => s === 400 || s === 503)).toBe(true);
+		const busyChanges = changes.filter((c) => c.status === 503).length;
+		expect(busyChanges).toBeGreaterThan(0);
+		for (let i = 0; i < busyChanges; i++) {
+			expect((await change(`later-guess-${i}-of-mine`)).status).toBe(400);
+		}
+		expect((await change('one-guess-too-many')).status).toBe(429);
 	}, 180_000);
 });
 

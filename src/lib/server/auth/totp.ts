@@ -7,12 +7,7 @@ import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';
 import type { TotpRow, User } from '../store/types';
 import { PasswordBusyError, verifyPassword } from './password';
-import {
-	guessAttempt,
-	guessSucceeded,
-	secondFactorAttempt,
-	secondFactorSucceeded
-} from './rate-limit';
+import { guessAttempt, guessNotChecked, guessSucceeded } from './rate-limit';
 import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { hashSecret } from './tokens';
@@ -252,6 +247,7 @@ export async function disableOwn(
 			proven = await verifyPassword(proof.password, user.passwordHash);
 		} catch (error) {
 			if (!(error instanceof PasswordBusyError)) throw error;
+			await guessNotChecked(caller);
 			return refuse('busy', passwordBusy(error));
 		}
 		if (!proven) {

@@ -9,7 +9,7 @@ import {
 	PASSWORD_LIMITS,
 	verifyPassword
 } from './password';
-import { guessAttempt, guessSucceeded } from './rate-limit';
+import { guessAttempt, guessNotChecked, guessSucceeded } from './rate-limit';
 import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { startSession } from './session';
@@ -259,6 +259,7 @@ export async function changeOwnPassword(
 		valid = await verifyPassword(input.current, user.passwordHash);
 	} catch (error) {
 		if (!(error instanceof PasswordBusyError)) throw error;
+		await guessNotChecked(caller);
 		return passwordChangeRefused(ctx, me, ip, 'busy', passwordBusy(error));
 	}
 	if (!valid) {
