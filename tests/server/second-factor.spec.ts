@@ -43,6 +43,7 @@ describe('a second factor for password accounts', () => {
 	let carol: TestUser;
 	let dave: TestUser;
 	let erin: TestUser;
+	let frank: TestUser;
 
 	beforeAll(async () => {
 		({ admin } = await serverWithAdmin());
@@ -51,6 +52,7 @@ describe('a second factor for password accounts', () => {
 		carol = await createUser(admin, 'viewer', 'carol@example.test');
 		dave = await createUser(admin, 'viewer', 'dave@example.test');
 		erin = await createUser(admin, 'viewer', 'erin@example.test');
+		frank = await createUser(admin, 'viewer', 'frank@example.test');
 	}, 60_000);
 
 	it('is set up with a code of the app, answers ten recovery codes once, then asks for a code at sign-in', async () => {
@@ -148,25 +150,48 @@ describe('a second factor for password accounts', () => {
 		]);
 	}, 120_000);
 
-	it('is turned off with the password, and never with a wrong one', async () => {
+	it('is turned off with a recovery code, and never with a wrong one', async () => {
 		await freshStep();
-		await turnOn(carol.client);
+		const { recoveryCodes } = await turnOn(carol.client);
 		const wrong = await carol.client.json<TotpAnswer>('/api/me/totp', {
 			method: 'DELETE',
-			json: { password: 'not-the-password-1' }
+			json: { recoveryCode: 'aaaa-bbbb-cccc-dddd' }
 		});
 		expect(wrong.status).toBe(400);
-		expect(wrong.body.error?.code).toBe('wrong_password');
+		expect(wrong.body.error?.code).toBe('invalid_code');
 		expect((await carol.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(true);
 		const off = await carol.client.fetch('/api/me/totp', {
 			method: 'DELETE',
-			json: { password: carol.password }
+			json: { recoveryCode: recoveryCodes[0] }
 		});
 		expect(off.status).toBe(204);
 		expect((await carol.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(false);
 		expect(
 			(await audit(admin, 'totp.disabled')).find((e) => e.target === carol.email)?.details
-		).toMatchObject({ by: 'password' });
+		).toMatchObject({ by: 'recovery_code' });
+	}, 60_000);
+
+	it('is never turned off with the password alone, which would let a password change skip its code', async () => {
+		await freshStep();
+		await turnOn(frank.client);
+		const byPassword = await frank.client.json<TotpAnswer>('/api/me/totp', {
+			method: 'DELETE',
+			json: { password: frank.password }
+		});
+		expect(byPassword.status).toBe(400);
+		expect(byPassword.body.error?.code).toBe('invalid_input');
+		expect(byPassword.body.error?.message).toMatch(/a code of your app or a recovery code/);
+		expect((await frank.client.json<TotpAnswer>('/api/me/totp')).body.enabled).toBe(true);
+		// So a password change still asks for a code.
+		const change = await frank.client.json<TotpAnswer>('/api/me/password', {
+			method: 'PUT',
+			json: { current: frank.password, password: 'a-new-secret-of-franks-5' }
+		});
+		expect(change.status).toBe(400);
+		expect(change.body.error?.code).toBe('totp_required');
+		expect(
+			(await audit(admin, 'totp.disabled')).filter((e) => e.target === frank.email)
+		).toEqual([]);
 	}, 60_000);
 
 	it('is asked for to change the password: missing, wrong or with a wrong password, nothing changes', async () => {

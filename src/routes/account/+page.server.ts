@@ -159,22 +159,21 @@ export const actions: Actions = {
 		return { form: 'totp' as const, recoveryCodes: outcome.value.recoveryCodes };
 	},
 
-	/** Turns the second factor off with a code of the app (or a recovery code) or the password. */
+	/** Turns the second factor off with a code of the app or a recovery code. */
 	totpDisable: async (event) => {
 		const data = await event.request.formData();
 		const code = text(data.get('code')).trim();
-		const password = text(data.get('password'));
-		if (!code && !password) {
+		if (!code) {
 			return fail(400, {
 				form: 'totpOff' as const,
-				errors: { off: 'Enter a code of your app, a recovery code or your password.' }
+				errors: { off: 'Enter the code your app shows now, or one of your recovery codes.' }
 			});
 		}
 		const outcome = await disableOwn(
 			serverContext(),
 			requireUser(event),
 			{ ip: clientIp(event), credential: requireCredential(event) },
-			code ? typedCode(code) : { password }
+			typedCode(code)
 		);
 		if (!outcome.ok) {
 			return fail(outcome.status, { form: 'totpOff' as const, errors: { off: outcome.message } });

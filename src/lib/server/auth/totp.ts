@@ -6,9 +6,8 @@ import { recordAudit, type Actor } from '../audit';
 import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';
 import type { TotpRow, User } from '../store/types';
-import { PasswordBusyError, verifyPassword } from './password';
-import { guessAttempt, guessNotChecked, guessSucceeded } from './rate-limit';
-import { codeNotRight, noSuchUser, passwordBusy, tooMany, type Refusal } from './refusals';
+import { guessAttempt, guessSucceeded } from './rate-limit';
+import { codeNotRight, noSuchUser, tooMany, type Refusal } from './refusals';
 import type { AuthUser } from './auth-user';
 import { hashSecret } from './tokens';
 
@@ -195,22 +194,24 @@ export async function activate(
 	return { ok: true, value: { recoveryCodes: codes } };
 }
 
-/** What turns one's own second factor off: a code of it (or a recovery code), or the password. */
+/**
+ * What turns one's own second factor off: a code of it, or a recovery code. Never the password
+ * alone: a password change asks for a code, which turning the factor off would let it skip.
+ */
 export const DisableSchema = SecondFactorSchema.extend({
-	code: z.string().trim().max(20).optional(),
-	password: z.string().min(1).max(1000).optional()
-}).refine((v) => v.code || v.totp || v.recoveryCode || v.password, {
-	message: 'Send a code of your app, a recovery code or your password.'
+	code: z.string().trim().max(20).optional()
+}).refine((v) => v.code || v.totp || v.recoveryCode, {
+	message:
+		'Send a code of your app or a recovery code: the password alone does not turn the second factor off (an admin can remove it for you).'
 });
 
 /** Why turning one's own second factor off was refused, as its audit entry says. */
-type DisableRefusal =
-	'rate_limited' | 'busy' | 'wrong_password' | 'wrong_code' | 'wrong_recovery_code';
+type DisableRefusal = 'rate_limited' | 'wrong_code' | 'wrong_recovery_code';
 
 /**
- * Turns one's own second factor off after a proof: a code, a recovery code or the password.
- * Every proof counts against the caller's credential (`credential`, its hash), not against
- * sign-in, so a session left open cannot walk the codes nor lock its owner out by trying.
+ * Turns one's own second factor off after a code of it or a recovery code. Every proof counts
+ * against the caller's credential (`credential`, its hash), not against sign-in, so a session
+ * left open cannot walk the codes nor lock its owner out by trying.
  */
 export async function disableOwn(
 	ctx: ServerContext,
@@ -241,32 +242,15 @@ export async function disableOwn(
 	if (wait > 0) {
 		return refuse('rate_limited', tooMany('wrong codes', wait));
 	}
-	let proven: boolean;
-	if (proof.password && !(proof.code || proof.totp || proof.recoveryCode)) {
-		try {
-			proven = await verifyPassword(proof.password, user.passwordHash);
-		} catch (error) {
-			if (!(error instanceof PasswordBusyError)) throw error;
-			await guessNotChecked(caller);
-			return refuse('busy', passwordBusy(error));
-		}
-		if (!proven) {
-			return refuse('wrong_password', {
-				ok: false,
-				status: 400,
-				code: 'wrong_password',
-				message: 'The password is wrong.'
-			});
-		}
-	} else {
-		const factor = { totp: proof.code ?? proof.totp, recoveryCode: proof.recoveryCode };
-		proven = (await useSecondFactor(ctx, user, row, factor)) !== null;
-		if (!proven) return refuse(factor.totp ? 'wrong_code' : 'wrong_recovery_code', codeNotRight());
+	const factor = { totp: proof.code ?? proof.totp, recoveryCode: proof.recoveryCode };
+	const used = await useSecondFactor(ctx, user, row, factor);
+	if (!used) {
+		return refuse(factor.totp ? 'wrong_code' : 'wrong_recovery_code', codeNotRight());
 	}
 	await guessSucceeded(caller);
 	await ctx.store.totp.remove(me.id);
 	await recordAudit(ctx.store, actorOf(me, ip), 'totp.disabled', me.email, {
-		by: proof.password && !(proof.code || proof.totp || proof.recoveryCode) ? 'password' : 'code'
+		by: used === 'totp' ? 'code' : 'recovery_code'
 	});
 	return { ok: true, value: null };
 }

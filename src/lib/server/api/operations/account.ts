@@ -188,14 +188,14 @@ export const accountOperations: OperationSpec[] = [
 		path: '/api/me/totp',
 		summary: 'Turn the second factor off',
 		description:
-			'Turns the signed-in user’s second factor off, with a proof: a code of the app (`code` or `totp`), a recovery code, or the password. Wrong proofs count like wrong codes at sign-in.',
+			'Turns the signed-in user’s second factor off, with a code of the app (`code` or `totp`) or a recovery code; the password alone is refused (a user who lost both asks an admin: `DELETE /api/users/{id}/totp`). Each try counts against the session or token it comes with (10 per 15 minutes), and an account’s API tokens share a ceiling (30 per 15 minutes); sign-in is never held back by them.',
 		tag: 'Account',
 		body: { schema: DisableSchema, example: { code: '123456' } },
-		answers: { 204: NO_CONTENT, 403: CROSS_SITE, 503: BUSY },
+		answers: { 204: NO_CONTENT, 403: CROSS_SITE },
 		errors: {
-			400: '`invalid_input`: the body is not acceptable (it has no proof); `invalid_code`: the code is wrong or was used; `wrong_password`: the password is wrong.',
+			400: '`invalid_input`: the body is not acceptable (it has neither a code nor a recovery code, such as a password alone); `invalid_code`: the code is wrong or was used.',
 			409: '`not_enabled`: no second factor is on.',
-			429: '`rate_limited`: too many wrong codes.'
+			429: '`rate_limited`: too many tries with this session or token, or with the account’s tokens; nothing is checked until `Retry-After`.'
 		}
 	},
 	{
