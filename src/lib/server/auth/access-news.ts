@@ -79,7 +79,10 @@ export function withAccessNews(store: Store): Store {
 			...users,
 			async update(id, changes) {
 				const updated = await users.update(id, changes);
-				if (changes.role !== undefined || changes.active !== undefined) accessChanged(id);
+				const changed = typeof updated === 'object';
+				if (changed && (changes.role !== undefined || changes.active !== undefined)) {
+					accessChanged(id);
+				}
 				return updated;
 			}
 		}

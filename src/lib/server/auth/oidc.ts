@@ -22,7 +22,6 @@ import {
 import { ssoAttempt, ssoRefusalCount, ssoSucceeded } from './rate-limit';
 import { hasPassword, NO_PASSWORD } from './password';
 import { endSession, startSession } from './session';
-import { isLastActiveAdmin } from './users';
 import type { OidcSettings } from './sign-in-settings';
 
 /**
@@ -516,18 +515,20 @@ async function signIn(
 			{ actor: { id: user.id, email: user.email }, details }
 		);
 	}
-	if (role !== 'admin' && (await isLastActiveAdmin(ctx, user))) {
-		return refuse(
-			403,
-			'last_admin',
-			'Your role cannot change here',
-			`You are the last active admin of this app, and your groups at ${settings.name} now give you the role ${role}. Nothing was changed, and you are not signed in: another admin must be made first (on the users page), or an admin of ${settings.name} can add you to an admin group (${settings.groups.admin.join(', ') || 'none is set'}).`,
-			{ actor: { id: user.id, email: user.email }, details: { ...details, role } }
-		);
-	}
 	if (user.role !== role) {
 		const before = user.role;
-		user = (await ctx.store.users.update(user.id, { role, at: now })) ?? user;
+		// The store refuses, in the write itself, to demote the last active admin.
+		const updated = await ctx.store.users.update(user.id, { role, at: now });
+		if (updated === 'last_admin') {
+			return refuse(
+				403,
+				'last_admin',
+				'Your role cannot change here',
+				`You are the last active admin of this app, and your groups at ${settings.name} now give you the role ${role}. Nothing was changed, and you are not signed in: another admin must be made first (on the users page), or an admin of ${settings.name} can add you to an admin group (${settings.groups.admin.join(', ') || 'none is set'}).`,
+				{ actor: { id: user.id, email: user.email }, details: { ...details, role } }
+			);
+		}
+		user = updated ?? user;
 		// As with a change by an admin: what the old role allowed ends with it.
 		await ctx.store.sessions.deleteForUser(user.id);
 		await ctx.store.tokens.revokeForUser(user.id, now);

@@ -140,13 +140,6 @@ export async function createUser(
 	return { ok: true, user: userView(user) };
 }
 
-/** Whether the user is the one active admin left (who can be neither demoted nor deactivated). */
-export async function isLastActiveAdmin(ctx: ServerContext, user: User): Promise<boolean> {
-	if (user.role !== 'admin' || !user.active) return false;
-	const admins = (await ctx.store.users.list()).filter((u) => u.role === 'admin' && u.active);
-	return admins.length === 1;
-}
-
 /**
  * Changes a user's name, role, active flag or password. A password reset, a deactivation or a
  * role change ends the user's sessions and revokes their API tokens.
@@ -160,19 +153,11 @@ export async function updateUser(
 ): Promise<UserOutcome> {
 	const user = await ctx.store.users.findById(id);
 	if (!user) return noSuchUser();
-	const demoted = changes.role !== undefined && changes.role !== 'admin';
-	if ((demoted || changes.active === false) && (await isLastActiveAdmin(ctx, user))) {
-		return {
-			ok: false,
-			status: 409,
-			code: 'last_admin',
-			message: 'This is the last active admin: make someone else admin first.'
-		};
-	}
 	if (changes.password) {
 		const weak = weakPassword(changes.password, user.email);
 		if (weak) return weak;
 	}
+	// The store refuses, in the write itself, a change that would leave no active admin.
 	const updated = await ctx.store.users.update(id, {
 		name: changes.name,
 		role: changes.role,
@@ -180,6 +165,15 @@ export async function updateUser(
 		passwordHash: changes.password ? await hashPassword(changes.password) : undefined,
 		at: Date.now()
 	});
+	if (updated === 'last_admin') {
+		return {
+			ok: false,
+			status: 409,
+			code: 'last_admin',
+			message: 'This is the last active admin: make someone else admin first.'
+		};
+	}
+	if (!updated) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
 	const roleChanged = changes.role !== undefined && changes.role !== user.role;
 	if (changes.active === false || changes.password || roleChanged) {
 		await endSessionsAndTokens(ctx, id);
@@ -190,7 +184,7 @@ export async function updateUser(
 		active: changes.active ?? null,
 		password: changes.password ? 'changed' : null
 	});
-	return { ok: true, user: userView(updated!) };
+	return { ok: true, user: userView(updated) };
 }
 
 /**
@@ -280,13 +274,16 @@ export async function changeOwnPassword(
 		passwordHash: await hashPassword(input.password),
 		at: Date.now()
 	});
+	if (typeof updated !== 'object') {
+		return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	}
 	await endSessionsAndTokens(ctx, me.id);
 	const session =
 		me.via === 'session'
-			? await startSession(ctx, updated!, { ...meta, method: me.method ?? undefined })
+			? await startSession(ctx, updated, { ...meta, method: me.method ?? undefined })
 			: null;
 	await recordAudit(ctx.store, actorOf(me, ip), 'user.password_changed', me.email, {
 		via: me.via
 	});
-	return { ok: true, user: userView(updated!), session };
+	return { ok: true, user: userView(updated), session };
 }

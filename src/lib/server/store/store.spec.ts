@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/postgres-cluster.js';
@@ -624,6 +625,34 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 			expect((await store.sessions.find('pw'))?.method).toBe('password');
 			expect((await store.sessions.find('sso'))?.method).toBe('oidc');
 		});
+
+		it('keep an active admin: of two demotions at once, on two connections, one is refused', async () => {
+			const admin = (email: string) =>
+				store.users.create({ email, name: 'A', role: 'admin', passwordHash: '$x', at: 1000 });
+			const [a, b] = [await admin('a@example.test'), await admin('b@example.test')];
+			const editor = await user('e@example.test');
+			const other = another();
+			const both = await Promise.all([
+				store.users.update(a.id, { role: 'viewer', at: 2000 }),
+				other.users.update(b.id, { active: false, at: 2000 })
+			]);
+			expect(both.filter((r) => r === 'last_admin')).toHaveLength(1);
+			const admins = (await store.users.list()).filter((u) => u.role === 'admin' && u.active);
+			expect(admins).toHaveLength(1);
+			const [last] = admins;
+			// The refused change wrote nothing; the last admin keeps every other change.
+			expect(await store.users.findById(last.id)).toMatchObject({ updatedAt: 1000 });
+			expect(await store.users.update(last.id, { role: 'editor', at: 3000 })).toBe('last_admin');
+			expect(await store.users.update(last.id, { name: 'B', at: 3000 })).toMatchObject({
+				name: 'B',
+				role: 'admin',
+				active: true
+			});
+			expect(await store.users.update(editor.id, { active: false, at: 3000 })).toMatchObject({
+				active: false
+			});
+			expect(await store.users.update(9999, { role: 'viewer', at: 3000 })).toBeUndefined();
+		});
 	});
 
 	describe('second factor', () => {
@@ -1135,6 +1164,24 @@ describe('store on PostgreSQL, several connections', () => {
 		// Reopened, nothing is applied again.
 		await other.ready();
 		expect(await db.query('SELECT version FROM schema_migrations')).toHaveLength(MIGRATIONS.length);
+	});
+
+	it('keep an active admin while another connection demotes one, before it commits', async () => {
+		await db.fresh();
+		store = db.open();
+		other = db.open();
+		await store.ready();
+		const admin = (email: string) =>
+			store.users.create({ email, name: 'A', role: 'admin', passwordHash: '$x', at: 1000 });
+		const [a, b] = [await admin('a@example.test'), await admin('b@example.test')];
+		await db.query('BEGIN');
+		await db.query(`UPDATE users SET role = 'viewer' WHERE id = ${a.id}`);
+		const demotion = other.users.update(b.id, { role: 'viewer', at: 2000 });
+		// Time for the demotion to reach the database while the first one is uncommitted.
+		await setTimeout(300);
+		await db.query('COMMIT');
+		expect(await demotion).toBe('last_admin');
+		expect(await store.users.findById(b.id)).toMatchObject({ role: 'admin', active: true });
 	});
 
 	it('run once when two stores open the same new database at the same time', async () => {

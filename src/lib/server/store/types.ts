@@ -69,10 +69,15 @@ export interface AccountStore {
 		findById(id: number): Promise<User | undefined>;
 		findByEmail(email: string): Promise<User | undefined>;
 		list(): Promise<User[]>;
+		/**
+		 * Changes an account; undefined when there is none. A demotion or a deactivation that would
+		 * leave no active admin is refused (`'last_admin'`) and changes nothing, checked in the
+		 * write itself, so two at once cannot both pass.
+		 */
 		update(
 			id: number,
 			changes: Partial<Pick<User, 'name' | 'role' | 'active' | 'passwordHash'>> & { at: number }
-		): Promise<User | undefined>;
+		): Promise<User | 'last_admin' | undefined>;
 	};
 	identities: {
 		find(issuer: string, subject: string): Promise<UserIdentity | undefined>;

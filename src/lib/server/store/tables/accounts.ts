@@ -28,6 +28,12 @@ function totp(row: Selectable<UserTotpTable> | undefined): TotpRow | undefined {
 	};
 }
 
+/** The row changed is no active admin, or another active admin stays. */
+const ANOTHER_ADMIN_STAYS = sql<boolean>`(
+	role <> 'admin' or active = 0
+	or (select count(*) from users where role = 'admin' and active = 1) > 1
+)`;
+
 /**
  * Accounts (`users`), their identities at providers (`user_identities`), their sessions and their
  * second factors (`user_totp`, `recovery_codes`).
@@ -83,19 +89,46 @@ export function accountStore({ db, pg, first }: Queries): AccountStore {
 				return rows.map((r) => user(r)!);
 			},
 			async update(id, changes) {
-				const row = await db
-					.updateTable('users')
-					.set({
-						updated_at: changes.at,
-						...(changes.name !== undefined && { name: changes.name }),
-						...(changes.role !== undefined && { role: changes.role }),
-						...(changes.active !== undefined && { active: changes.active ? 1 : 0 }),
-						...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash })
-					})
+				const takesAdminAway =
+					(changes.role !== undefined && changes.role !== 'admin') || changes.active === false;
+				const write = (q: Kysely<Tables>) => {
+					let update = q
+						.updateTable('users')
+						.set({
+							updated_at: changes.at,
+							...(changes.name !== undefined && { name: changes.name }),
+							...(changes.role !== undefined && { role: changes.role }),
+							...(changes.active !== undefined && { active: changes.active ? 1 : 0 }),
+							...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash })
+						})
+						.where('id', '=', id);
+					// The check and the write are one statement: no other change comes between.
+					if (takesAdminAway) update = update.where(ANOTHER_ADMIN_STAYS);
+					return update.returningAll().executeTakeFirst();
+				};
+				if (!takesAdminAway) return user(await write(db));
+				// PostgreSQL counts in the statement's snapshot: a change running at the same time
+				// could count the same admins. Locking their rows first makes it wait and count again.
+				const row = pg
+					? await db.transaction().execute(async (trx) => {
+							await trx
+								.selectFrom('users')
+								.select('id')
+								.where('role', '=', 'admin')
+								.where('active', '=', 1)
+								.orderBy('id')
+								.forUpdate()
+								.execute();
+							return write(trx);
+						})
+					: await write(db);
+				if (row) return user(row);
+				const exists = await db
+					.selectFrom('users')
+					.select('id')
 					.where('id', '=', id)
-					.returningAll()
 					.executeTakeFirst();
-				return user(row);
+				return exists ? 'last_admin' : undefined;
 			}
 		},
 		identities: {
