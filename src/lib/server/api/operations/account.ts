@@ -109,7 +109,7 @@ export const accountOperations: OperationSpec[] = [
 		path: '/api/me/password',
 		summary: 'Change one’s own password',
 		description:
-			'Checks the current password and sets the new one: every session of the user ends and every API token of theirs is revoked. A request with a session cookie gets a new session for this browser (`Set-Cookie`, `newSession: true`); a request with an API token has revoked that token too (`newSession: false`): sign in and make a new one. An account with a second factor also sends `totp` (the six digits of its app) or `recoveryCode`. Wrong passwords and codes count against the account, from any address, with the wrong codes of sign-in and of turning the second factor off (`429 rate_limited`). New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
+			'Checks the current password and sets the new one: every session of the user ends and every API token of theirs is revoked. A request with a session cookie gets a new session for this browser (`Set-Cookie`, `newSession: true`); a request with an API token has revoked that token too (`newSession: false`): sign in and make a new one. An account with a second factor also sends `totp` (the six digits of its app) or `recoveryCode`. Each try counts against the session or token it comes with (10 per 15 minutes), and an account’s API tokens share a ceiling (30 per 15 minutes); sign-in is never held back by them (`429 rate_limited`). New passwords need 12 to 256 characters and must not be commonly used, repetitive, sequential or the user’s e-mail address.',
 		tag: 'Account',
 		body: {
 			schema: PasswordChangeSchema,
@@ -132,7 +132,7 @@ export const accountOperations: OperationSpec[] = [
 		errors: {
 			400: '`invalid_input`: the body is not acceptable (a weak new password is named at `password`); `weak_password`: the new password is the user’s e-mail address; `totp_required`: the account has a second factor and neither `totp` nor `recoveryCode` was sent (nothing was checked or counted); `wrong_password`: the current password is wrong; `invalid_code`: the password is right and the code is wrong, replayed or used.',
 			404: '`not_found`: the account was removed meanwhile.',
-			429: '`rate_limited`: too many wrong passwords or codes for the account; nothing is checked until `Retry-After`.'
+			429: '`rate_limited`: too many tries with this session or token, or with the account’s tokens; nothing is checked until `Retry-After`.'
 		}
 	},
 	{
