@@ -64,6 +64,8 @@ test.describe('account', () => {
 		await factor.getByLabel('Authentication code').fill(code(key));
 		await factor.getByLabel('Authentication code').press('Enter');
 		await expect(factor).toContainText('Recovery codes left: 10.');
+		const recoveryCodes = factor.getByRole('list', { name: 'Recovery codes' });
+		const recovery = (await recoveryCodes.getByRole('listitem').first().textContent())!.trim();
 
 		const form = me.getByRole('region', { name: 'Change password' });
 		const codeField = form.getByLabel('Authentication code');
@@ -89,6 +91,13 @@ test.describe('account', () => {
 		await expect(form.getByRole('status')).toContainText('Password changed.');
 		await me.reload();
 		await expect(me.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+
+		// Turning the factor off asks for a code as well: the password alone is never offered.
+		await expect(factor.getByRole('button', { name: /password/i })).toHaveCount(0);
+		await expect(factor.getByLabel(/password/i)).toHaveCount(0);
+		await factor.getByLabel('Authentication code').fill(recovery);
+		await factor.getByRole('button', { name: 'Turn off the second factor' }).click();
+		await expect(factor).toContainText('The second factor is off');
 		await context.close();
 	});
 
