@@ -173,7 +173,7 @@ export async function updateUser(
 			message: 'This is the last active admin: make someone else admin first.'
 		};
 	}
-	if (!updated) return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+	if (!updated) return noSuchUser();
 	const roleChanged = changes.role !== undefined && changes.role !== user.role;
 	if (changes.active === false || changes.password || roleChanged) {
 		await endSessionsAndTokens(ctx, id);
@@ -275,7 +275,7 @@ export async function changeOwnPassword(
 		at: Date.now()
 	});
 	if (typeof updated !== 'object') {
-		return { ok: false, status: 404, code: 'not_found', message: 'No such user.' };
+		return noSuchUser();
 	}
 	await endSessionsAndTokens(ctx, me.id);
 	const session =
