@@ -1,36 +1,24 @@
-import { announce, onAnnounce } from '../platform/cluster';
+import { announceNews, onNews } from '../platform/cluster';
 import type { Store } from '../store/types';
 
 /**
  * News that a user's access may have changed: a session ended, a token revoked, the account
- * deactivated, its role changed or its second factor removed. Open streams of that user hear of it and check their caller
- * again. The news comes from the store itself ({@link withAccessNews}), so every way of ending
- * access sends it, including ones written later; other instances hear of it through the same
- * notifications as live records (polling included).
+ * deactivated, its role changed or its second factor removed. Open streams of that user hear of
+ * it and check their caller again. The news comes from the store itself ({@link withAccessNews}),
+ * so every way of ending access sends it, including ones written later; every instance hears of
+ * it once, this one included (see `announceNews`).
  */
 
 const topic = (userId: number) => `access:${userId}`;
 
-/** Watchers in this process, by user id: on SQLite the only ones, on PostgreSQL the quickest. */
-const watchers = new Map<number, Set<() => void>>();
-
 /** Tells every watcher of `userId`, here and on every instance, that their access changed. */
 export function accessChanged(userId: number): void {
-	for (const watcher of watchers.get(userId) ?? []) watcher();
-	announce(topic(userId));
+	announceNews(topic(userId));
 }
 
 /** Calls `watcher` whenever the access of `userId` may have changed; returns the unsubscribe. */
 export function onAccessChange(userId: number, watcher: () => void): () => void {
-	let mine = watchers.get(userId);
-	if (!mine) watchers.set(userId, (mine = new Set()));
-	mine.add(watcher);
-	const unannounce = onAnnounce(topic(userId), watcher);
-	return () => {
-		unannounce?.();
-		mine.delete(watcher);
-		if (mine.size === 0 && watchers.get(userId) === mine) watchers.delete(userId);
-	};
+	return onNews(topic(userId), watcher);
 }
 
 /**

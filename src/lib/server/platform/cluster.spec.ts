@@ -7,7 +7,8 @@ import { openPostgresStore } from '../store/open';
 /**
  * The shared rate limiter on PostgreSQL, against a throw-away cluster this file starts: it
  * counts in the table the migrations made, and while the database does not answer it counts in
- * this process's memory instead, so the limit still holds, with one warning.
+ * this process's memory instead, so the limit still holds, with one warning. News of an access
+ * change reaches each watcher once, on PostgreSQL as on SQLite.
  */
 
 const WARNING = 'The database does not answer: rate limits count in this instance only meanwhile.';
@@ -97,5 +98,54 @@ describe('sharedLimiter on PostgreSQL', () => {
 		}
 		expect(back).toBe(true);
 		expect(await counters()).toContainEqual({ key: 'outage:ada', points: 1 });
+	});
+});
+
+/** Waits until `done` holds, looking every few milliseconds, for at most `ms`. */
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+	for (const end = Date.now() + ms; !done() && Date.now() < end;) {
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	return done();
+}
+
+/** The news of access changes on an instance of its own (fresh modules) on PostgreSQL. */
+async function instance(liveUpdates: 'notify' | 'poll') {
+	vi.stubEnv('DATABASE_URL', url);
+	vi.stubEnv('LIVE_UPDATES', liveUpdates);
+	vi.resetModules();
+	const cluster = await import('./cluster');
+	const news = await import('../auth/access-news');
+	return { ...cluster, ...news };
+}
+
+describe('news of access changes', () => {
+	it('reaches a watcher on a listening instance once per change', async () => {
+		const here = await instance('notify');
+		let changed = 0;
+		const stop = here.onAccessChange(41, () => changed++);
+		expect(await until(() => here.liveUpdatesStatus()?.mode === 'notify', 10_000)).toBe(true);
+		// Once listening, it asks every watcher to check again (news may have come meanwhile).
+		changed = 0;
+		here.accessChanged(41);
+		expect(await until(() => changed > 0, 2000)).toBe(true);
+		// Its own notification comes back to it too: that is the one way it hears.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(changed).toBe(1);
+		stop();
+	});
+
+	it('reaches a watcher once on SQLite, in this process', async () => {
+		vi.stubEnv('DATABASE_URL', undefined);
+		vi.resetModules();
+		const here = await import('../auth/access-news');
+		let changed = 0;
+		const stop = here.onAccessChange(43, () => changed++);
+		here.accessChanged(43);
+		here.accessChanged(44);
+		expect(changed).toBe(1);
+		stop();
+		here.accessChanged(43);
+		expect(changed).toBe(1);
 	});
 });

@@ -15,11 +15,14 @@ import { logger } from './logger';
 
 /**
  * What several instances of the app on one PostgreSQL share beyond the store: rate limits (a
- * table of counters) and news of live records (LISTEN/NOTIFY). On SQLite there is one process:
- * limits stay in memory and live records reach their watchers inside it.
+ * table of counters) and news of live records and of access changes (LISTEN/NOTIFY). On SQLite
+ * there is one process: limits stay in memory, records and news reach their watchers inside it.
  */
 
-/** The NOTIFY channel: a payload names a topic (`sink:<key>`, `sandbox:<id>`), never a record. */
+/**
+ * The NOTIFY channel: a payload names a topic (`sink:<key>`, `sandbox:<id>`, `access:<user id>`),
+ * never a record.
+ */
 export const CHANNEL = 'studio_changes';
 /** How often the watchers of a topic look for new records when LISTEN is not possible. */
 export const POLL_MS = 1000;
@@ -164,6 +167,24 @@ function poke(topic: string) {
 	for (const watcher of pokes.get(topic) ?? []) watcher();
 }
 
+/** Watchers of news by topic (`access:<user id>`): told once per change (see `announceNews`). */
+const news = new Map<string, Set<() => void>>();
+
+function tell(topic: string) {
+	for (const watcher of news.get(topic) ?? []) watcher();
+}
+
+/** Adds `watcher` to the set of `topic` in `map`; returns the unsubscribe. */
+function subscribe(map: Map<string, Set<() => void>>, topic: string, watcher: () => void) {
+	let watchers = map.get(topic);
+	if (!watchers) map.set(topic, (watchers = new Set()));
+	watchers.add(watcher);
+	return () => {
+		watchers.delete(watcher);
+		if (watchers.size === 0 && map.get(topic) === watchers) map.delete(topic);
+	};
+}
+
 type Mode = 'idle' | 'connecting' | 'listening' | 'polling';
 let mode: Mode = 'idle';
 /** Why the instance polls: asked to (LIVE_UPDATES=poll), or its own notification never came. */
@@ -172,6 +193,7 @@ let poller: ReturnType<typeof setInterval> | undefined;
 
 function pokeAll() {
 	for (const topic of pokes.keys()) poke(topic);
+	for (const topic of news.keys()) tell(topic);
 }
 
 function startPolling() {
@@ -205,7 +227,10 @@ async function listen(url: string): Promise<void> {
 	client.on('notification', (message) => {
 		if (message.channel !== CHANNEL || !message.payload) return;
 		if (message.payload === probe) heard();
-		else poke(message.payload);
+		else {
+			poke(message.payload);
+			tell(message.payload);
+		}
 	});
 	const reconnect = () => {
 		if (lost || mode === 'polling') return;
@@ -267,13 +292,30 @@ export function onAnnounce(topic: string, watcher: () => void): (() => void) | u
 	const url = postgresUrl();
 	if (!url) return undefined;
 	startLiveUpdates();
-	let watchers = pokes.get(topic);
-	if (!watchers) pokes.set(topic, (watchers = new Set()));
-	watchers.add(watcher);
-	return () => {
-		watchers.delete(watcher);
-		if (watchers.size === 0 && pokes.get(topic) === watchers) pokes.delete(topic);
-	};
+	return subscribe(pokes, topic, watcher);
+}
+
+/**
+ * Tells the watchers of `topic` on every instance, this one included, once: on SQLite in this
+ * process; on PostgreSQL by NOTIFY, which a listening instance hears as the others do. An
+ * instance that does not listen (or could not send it) tells its own watchers directly.
+ */
+export function announceNews(topic: string): void {
+	const url = postgresUrl();
+	if (!url) return tell(topic);
+	const hearsItself = mode === 'listening';
+	if (!hearsItself) tell(topic);
+	notify(url, topic).catch(() => {
+		// Not sent: the watchers here hear of it all the same; elsewhere, streams check again
+		// before they send.
+		if (hearsItself) tell(topic);
+	});
+}
+
+/** Calls `watcher` at each news of `topic` (see {@link announceNews}); returns the unsubscribe. */
+export function onNews(topic: string, watcher: () => void): () => void {
+	if (postgresUrl()) startLiveUpdates();
+	return subscribe(news, topic, watcher);
 }
 
 /**
