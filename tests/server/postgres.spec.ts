@@ -25,7 +25,7 @@ import { sse } from '../helpers/sse';
  * saved before, and heals by itself. The two processes behave as one app: a session or an API
  * token made on one works on the other, a live stream served by one shows what the other
  * recorded (A listening for notifications, B polling) and ends when its caller's access ends
- * through the other, and the sign-in limit, a sandbox's push
+ * through the other (a quiet one too, on the news or B's poll alone), and the sign-in limit, a sandbox's push
  * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. Starting while
  * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
  * rest of the server tests run on SQLite; the store's own tests cover both.
@@ -77,6 +77,25 @@ afterAll(async () => {
 	await stopAllServers();
 	await cluster?.stop();
 });
+
+/**
+ * A new editor's live feeds: a sink's on A (listening) with an API token, and one of `kind` on B
+ * (polling) with a session there; `revokeThroughB` revokes the token through B.
+ */
+async function feedsOnBoth(email: string, kind: 'sink' | 'sandbox') {
+	const user = await createUser(adminA, 'editor', email);
+	const onB = new Client(b);
+	expect((await onB.login(user.email, user.password)).status).toBe(200);
+	const made = await user.client.json('/api/tokens', { method: 'POST', json: { name: 'feed' } });
+	expect(made.status).toBe(201);
+	const onA = await openFeed('sink', adminA, user.client.withToken(made.body.token!));
+	const polled = await openFeed(kind, adminB, onB);
+	async function revokeThroughB() {
+		const revoked = await onB.fetch(`/api/tokens/${made.body.info!.id}`, { method: 'DELETE' });
+		expect(revoked.status).toBe(204);
+	}
+	return { user, onA, polled, revokeThroughB };
+}
 
 describe('the app on PostgreSQL', () => {
 	it('reports the database in its health check', async () => {
@@ -370,18 +389,12 @@ describe('the app on PostgreSQL', () => {
 	});
 
 	it('ends a live feed on one process when its caller’s access ends through the other', async () => {
-		const user = await createUser(adminA, 'editor', 'feed-watcher@example.test');
-		const onB = new Client(b);
-		expect((await onB.login(user.email, user.password)).status).toBe(200);
-		const made = await user.client.json('/api/tokens', { method: 'POST', json: { name: 'feed' } });
-		expect(made.status).toBe(201);
-
+		const { user, onA, polled, revokeThroughB } = await feedsOnBoth(
+			'feed-watcher@example.test',
+			'sink'
+		);
 		// A listens for notifications: the token is revoked through B.
-		const onA = await openFeed('sink', adminA, user.client.withToken(made.body.token!));
-		// B polls: the account is lowered below the sinks' role through A.
-		const polled = await openFeed('sink', adminB, onB);
-		const revoked = await onB.fetch(`/api/tokens/${made.body.info!.id}`, { method: 'DELETE' });
-		expect(revoked.status).toBe(204);
+		await revokeThroughB();
 		await onA.fire('after', b);
 		expect(await afterEnding(onA)).toMatchObject({
 			ended: true,
@@ -390,6 +403,7 @@ describe('the app on PostgreSQL', () => {
 		});
 		expect(await onA.recorded(adminA)).toContain('after');
 
+		// B polls: the account is lowered below the sinks' role through A.
 		const changed = await adminA.json(`/api/users/${user.id}`, {
 			method: 'PATCH',
 			json: { role: 'viewer' }
@@ -401,6 +415,23 @@ describe('the app on PostgreSQL', () => {
 			delivered: [],
 			endedBecause: 'role_changed'
 		});
+	});
+
+	it('ends a quiet live feed on either process on the news alone when access ends through the other', async () => {
+		const { user, onA, polled, revokeThroughB } = await feedsOnBoth(
+			'quiet-watcher@example.test',
+			'sandbox'
+		);
+		// Nothing is recorded for either: well before the 25-second keep-alive, the news ends
+		// the one on A (listening), then a check on B's poll ends the one on B.
+		await revokeThroughB();
+		expect(await afterEnding(onA)).toMatchObject({ ended: true, endedBecause: 'token_revoked' });
+		const changed = await adminA.json(`/api/users/${user.id}`, {
+			method: 'PATCH',
+			json: { active: false }
+		});
+		expect(changed.status).toBe(200);
+		expect(await afterEnding(polled)).toMatchObject({ ended: true, endedBecause: 'deactivated' });
 	});
 
 	it('answers 503 while the database is gone, fails other requests cleanly, and heals', async () => {

@@ -106,6 +106,12 @@ const CASES: [Feed['kind'], 'session' | 'token', keyof typeof ENDINGS][] = [
 	['sandbox', 'session', 'an admin deactivates the account']
 ];
 
+/** Feeds to which nothing more comes once the access ended. */
+const QUIET: (typeof CASES)[number][] = [
+	['sink', 'token', 'the token is revoked'],
+	['sandbox', 'session', 'an admin deactivates the account']
+];
+
 describe('an open feed whose caller’s access ends', () => {
 	it.each(CASES)('the %s feed with a %s ends when %s', async (kind, via, ending) => {
 		const user = await editor(via);
@@ -119,6 +125,21 @@ describe('an open feed whose caller’s access ends', () => {
 		// It was recorded all the same: the feed did not deliver it.
 		expect(await feed.recorded(admin)).toContain('after');
 	});
+
+	it.each(QUIET)(
+		'a quiet %s feed with a %s ends when %s, on the news alone',
+		async (kind, via, ending) => {
+			const user = await editor(via);
+			const feed = await deliveringFeed(kind, user.watcher);
+			await ENDINGS[ending].end(user);
+			// Nothing more is recorded: well before the 25-second keep-alive, the news ends it.
+			expect(await afterEnding(feed)).toMatchObject({
+				ended: true,
+				delivered: [],
+				endedBecause: ENDINGS[ending].reason
+			});
+		}
+	);
 
 	it('a sandbox feed (open to viewers) ends when a role change ends the sessions', async () => {
 		const user = await editor('session');

@@ -1,12 +1,12 @@
-import { announceNews, onNews } from '../platform/cluster';
+import { announceNews, onNews, onPoll } from '../platform/cluster';
 import type { Store } from '../store/types';
 
 /**
  * News that a user's access may have changed: a session ended, a token revoked, the account
  * deactivated, its role changed or its second factor removed. Open streams of that user hear of
  * it and check their caller again. The news comes from the store itself ({@link withAccessNews}),
- * so every way of ending access sends it, including ones written later; every instance hears of
- * it once, this one included (see `announceNews`).
+ * so every way of ending access sends it, including ones written later; every instance that
+ * listens hears of it once, this one included (see `announceNews`).
  */
 
 const topic = (userId: number) => `access:${userId}`;
@@ -16,9 +16,18 @@ export function accessChanged(userId: number): void {
 	announceNews(topic(userId));
 }
 
-/** Calls `watcher` whenever the access of `userId` may have changed; returns the unsubscribe. */
-export function onAccessChange(userId: number, watcher: () => void): () => void {
-	return onNews(topic(userId), watcher);
+/**
+ * Calls `changed` whenever the access of `userId` may have changed, and `poll` every second or so
+ * while this instance polls, when news from the other instances cannot reach it (a check that is
+ * no longer fresh is then due); returns the unsubscribe.
+ */
+export function onAccessChange(userId: number, changed: () => void, poll: () => void): () => void {
+	const unnews = onNews(topic(userId), changed);
+	const unpoll = onPoll(poll);
+	return () => {
+		unnews();
+		unpoll?.();
+	};
 }
 
 /**

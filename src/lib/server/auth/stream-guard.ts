@@ -65,7 +65,7 @@ export function streamGuard(
 	const actor = { id: user.id, email: user.email, ip: clientIp(event) };
 	return {
 		check: () => accessEnded(ctx, user.id, credential, access),
-		watch: (changed) => onAccessChange(user.id, changed),
+		watch: (changed, poll) => onAccessChange(user.id, changed, poll),
 		ended(reason) {
 			recordAudit(ctx.store, actor, 'stream.closed', feed.target, {
 				feed: feed.kind,

@@ -22,6 +22,7 @@ function caller() {
 	let reason: string | null = null;
 	let checks = 0;
 	const watchers = new Set<() => void>();
+	const polls = new Set<() => void>();
 	const ended: string[] = [];
 	const guard: StreamGuard = {
 		async check() {
@@ -30,18 +31,25 @@ function caller() {
 			await settle();
 			return answer;
 		},
-		watch(changed) {
+		watch(changed, poll) {
 			watchers.add(changed);
-			return () => watchers.delete(changed);
+			polls.add(poll);
+			return () => {
+				watchers.delete(changed);
+				polls.delete(poll);
+			};
 		},
 		ended: (why) => ended.push(why)
 	};
+	const news = () => watchers.forEach((changed) => changed());
 	return {
 		guard,
 		/** The access ends, silently: only a later check finds out. */
 		end: (why: string) => (reason = why),
 		/** News that the access changed. */
-		news: () => watchers.forEach((changed) => changed()),
+		news,
+		/** A poll of an instance that cannot hear news from the others. */
+		poll: () => polls.forEach((poll) => poll()),
 		checks: () => checks,
 		ended,
 		watching: () => watchers.size
@@ -250,5 +258,31 @@ describe('a stream that checks its caller again', () => {
 		expect(await s.ids(200)).toHaveLength(200);
 		expect(who.checks() - before).toBeLessThanOrEqual(1);
 		s.stop();
+	});
+
+	it('checks at a poll only once the last check is a moment old', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		const before = who.checks();
+		for (let i = 0; i < 5; i++) who.poll();
+		await settle();
+		expect(who.checks()).toBe(before);
+		who.end('deactivated');
+		await new Promise((resolve) => setTimeout(resolve, GUARD_FRESH_MS + 50));
+		who.poll();
+		expect(await sentUntilEnd(s)).toEqual({ ids: [], ended: '{"reason":"deactivated"}' });
+	});
+
+	it('holds what a poll reads until a check made after the poll', async () => {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		// Ended on another instance, whose news cannot reach this one: only its polls can tell.
+		who.end('role_changed');
+		s.remote(1);
+		who.poll();
+		s.poke();
+		expect(await sentUntilEnd(s)).toEqual({ ids: [], ended: '{"reason":"role_changed"}' });
 	});
 });

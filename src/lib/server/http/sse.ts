@@ -14,8 +14,11 @@ export const GUARD_FRESH_MS = 1000;
 export interface StreamGuard {
 	/** Why the caller may no longer read the stream, or null while they may. */
 	check(): Promise<string | null>;
-	/** Calls `changed` whenever the caller's access may have changed; returns the unsubscribe. */
-	watch(changed: () => void): () => void;
+	/**
+	 * Calls `changed` whenever the caller's access may have changed, and `poll` now and then while
+	 * news from other instances cannot reach this one; returns the unsubscribe.
+	 */
+	watch(changed: () => void, poll: () => void): () => void;
 	/** Told once when the stream ends because a check failed. */
 	ended(reason: string): void;
 }
@@ -28,7 +31,9 @@ export interface StreamGuard {
  *
  * Nothing is sent until `guard` says the caller may read it, and the answer holds only for a
  * moment: text sent later waits for a new check, so a busy stream checks once per moment, not
- * once per event. News of a change checks at once. A failed check ends the stream with an
+ * once per event. News of a change checks at once; where news from other instances cannot come
+ * (while the instance polls), each poll holds what it reads for a check made after it, and a quiet
+ * stream is checked at a poll once its last check is a moment old. A failed check ends it with an
  * {@link ACCESS_ENDED_EVENT}; the browser's reconnect is then refused as any request would be.
  */
 export function eventStream(
@@ -52,16 +57,17 @@ export function eventStream(
 					// already closed by the runtime
 				}
 			};
-			// Text waiting for a check of the caller, in order; the check holds until `freshUntil`.
+			// Text waiting for a check of the caller, in order; a check holds until `freshUntil`.
 			const waiting: string[] = [];
 			let freshUntil = 0;
 			let checking = false;
-			/** Bumped by news of a change: a check that started before it proves nothing. */
+			/** Bumped by news of a change and by polls: a check that started before proves nothing. */
 			let news = 0;
+			let started = 0;
 			const recheck = () => {
 				if (checking || !live) return;
 				checking = true;
-				const started = Date.now();
+				started = Date.now();
 				const asked = news;
 				guard.check().then(
 					(reason) => {
@@ -90,11 +96,20 @@ export function eventStream(
 				waiting.push(text);
 				recheck();
 			};
-			const unguard = guard.watch(() => {
-				news++;
-				freshUntil = 0;
-				recheck();
-			});
+			const unguard = guard.watch(
+				() => {
+					news++;
+					freshUntil = 0;
+					recheck();
+				},
+				// News may be missed meanwhile: what a poll reads waits for a check made after it,
+				// and a quiet stream is checked again once its last check is a moment old.
+				() => {
+					news++;
+					freshUntil = 0;
+					if (Date.now() - started >= GUARD_FRESH_MS) recheck();
+				}
+			);
 			// A dropped stream is retried after a second (the browser's default is longer).
 			send(`retry: ${RECONNECT_MS}\n\n`);
 			const unwatch = open(send, () => send(': connected\n\n'));

@@ -123,7 +123,11 @@ describe('news of access changes', () => {
 	it('reaches a watcher on a listening instance once per change', async () => {
 		const here = await instance('notify');
 		let changed = 0;
-		const stop = here.onAccessChange(41, () => changed++);
+		const stop = here.onAccessChange(
+			41,
+			() => changed++,
+			() => undefined
+		);
 		expect(await until(() => here.liveUpdatesStatus()?.mode === 'notify', 10_000)).toBe(true);
 		// Once listening, it asks every watcher to check again (news may have come meanwhile).
 		changed = 0;
@@ -135,12 +139,36 @@ describe('news of access changes', () => {
 		stop();
 	});
 
+	it('is not poked by polling: a polling instance asks for a check at each poll instead', async () => {
+		const here = await instance('poll');
+		let changed = 0;
+		let polled = 0;
+		const stop = here.onAccessChange(
+			42,
+			() => changed++,
+			() => polled++
+		);
+		expect(await until(() => polled >= 2, 5000)).toBe(true);
+		expect(changed).toBe(0);
+		// A change made here still reaches it at once, and once.
+		here.accessChanged(42);
+		expect(changed).toBe(1);
+		stop();
+		const after = polled;
+		await new Promise((resolve) => setTimeout(resolve, here.POLL_MS + 200));
+		expect(polled).toBe(after);
+	});
+
 	it('reaches a watcher once on SQLite, in this process', async () => {
 		vi.stubEnv('DATABASE_URL', undefined);
 		vi.resetModules();
 		const here = await import('../auth/access-news');
 		let changed = 0;
-		const stop = here.onAccessChange(43, () => changed++);
+		const stop = here.onAccessChange(
+			43,
+			() => changed++,
+			() => undefined
+		);
 		here.accessChanged(43);
 		here.accessChanged(44);
 		expect(changed).toBe(1);

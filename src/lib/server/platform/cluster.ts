@@ -167,7 +167,10 @@ function poke(topic: string) {
 	for (const watcher of pokes.get(topic) ?? []) watcher();
 }
 
-/** Watchers of news by topic (`access:<user id>`): told once per change (see `announceNews`). */
+/**
+ * Watchers of news by topic (`access:<user id>`): told once per change (see `announceNews`). Not
+ * poked by polling: there is nothing to read for them (see `onPoll`).
+ */
 const news = new Map<string, Set<() => void>>();
 
 function tell(topic: string) {
@@ -193,11 +196,16 @@ let poller: ReturnType<typeof setInterval> | undefined;
 
 function pokeAll() {
 	for (const topic of pokes.keys()) poke(topic);
-	for (const topic of news.keys()) tell(topic);
 }
 
+/** Watchers of the polls themselves: what cannot be read by topic is checked by them. */
+const polls = new Set<() => void>();
+
 function startPolling() {
-	poller ??= setInterval(pokeAll, POLL_MS);
+	poller ??= setInterval(() => {
+		for (const watcher of polls) watcher();
+		pokeAll();
+	}, POLL_MS);
 	poller.unref();
 }
 
@@ -267,8 +275,9 @@ async function listen(url: string): Promise<void> {
 	if (lost) return;
 	mode = 'listening';
 	stopPolling();
-	// Records may have come while the connection was being opened.
+	// Records and news may have come while the connection was being opened.
 	pokeAll();
+	for (const topic of news.keys()) tell(topic);
 }
 
 /**
@@ -316,6 +325,17 @@ export function announceNews(topic: string): void {
 export function onNews(topic: string, watcher: () => void): () => void {
 	if (postgresUrl()) startLiveUpdates();
 	return subscribe(news, topic, watcher);
+}
+
+/**
+ * Calls `watcher` every {@link POLL_MS} while this instance polls (news from the others cannot
+ * reach it then); returns the unsubscribe, or undefined on SQLite.
+ */
+export function onPoll(watcher: () => void): (() => void) | undefined {
+	if (!postgresUrl()) return undefined;
+	startLiveUpdates();
+	polls.add(watcher);
+	return () => polls.delete(watcher);
 }
 
 /**
