@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
-import { GUARD_FRESH_MS, resumableEventStream, type StreamGuard } from './sse';
+import {
+	GUARD_FRESH_MS,
+	RECONNECT_EVENT,
+	WAITING_MAX_BYTES,
+	resumableEventStream,
+	type StreamGuard
+} from './sse';
 
 /**
  * The resumable stream with news from other instances: items recorded elsewhere are read from
@@ -10,17 +16,25 @@ import { GUARD_FRESH_MS, resumableEventStream, type StreamGuard } from './sse';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** What `promise` answers within two seconds, or `late`. */
+const within = <T>(promise: Promise<T>) =>
+	Promise.race([promise, new Promise<'late'>((resolve) => setTimeout(resolve, 2000, 'late'))]);
+
 interface Item {
 	id: number;
+	pad?: string;
 }
 
 /**
  * A caller whose access the test ends: each check answers what was true as it started, a moment
- * later (as the store would), and counts itself.
+ * later (as the store would), and counts itself; `stuck` stops the answers (a stuck store), and
+ * `noisy` makes news come during every check (news faster than the store answers).
  */
 function caller() {
 	let reason: string | null = null;
 	let checks = 0;
+	let answering = true;
+	let noisy = false;
 	const watchers = new Set<() => void>();
 	const polls = new Set<() => void>();
 	const ended: string[] = [];
@@ -28,7 +42,9 @@ function caller() {
 		async check() {
 			checks++;
 			const answer = reason;
+			if (noisy) setTimeout(news, 1);
 			await settle();
+			if (!answering) await new Promise(() => undefined);
 			return answer;
 		},
 		watch(changed, poll) {
@@ -46,6 +62,10 @@ function caller() {
 		guard,
 		/** The access ends, silently: only a later check finds out. */
 		end: (why: string) => (reason = why),
+		/** Checks from now on never answer. */
+		stuck: () => (answering = false),
+		/** News comes during every check from now on. */
+		noisy: () => (noisy = true),
 		/** News that the access changed. */
 		news,
 		/** A poll of an instance that cannot hear news from the others. */
@@ -86,9 +106,9 @@ function setup(after: number | null, initial: number[], guard = caller().guard) 
 	let text = '';
 	return {
 		/** Recorded here: stored and told to the local watchers. */
-		local(id: number) {
-			items.push({ id });
-			for (const listener of listeners) listener({ id });
+		local(id: number, pad?: string) {
+			items.push({ id, pad });
+			for (const listener of listeners) listener({ id, pad });
 		},
 		/** Recorded by another instance: stored, and a poke follows. */
 		remote(id: number) {
@@ -202,6 +222,14 @@ describe('a stream that checks its caller again', () => {
 		};
 	}
 
+	/** A new stream, once connected, and its caller. */
+	async function connectedStream() {
+		const who = caller();
+		const s = setup(null, [], who.guard);
+		await s.connected();
+		return { who, s };
+	}
+
 	it('ends at news of a change that ended the access, and sends nothing recorded after', async () => {
 		const who = caller();
 		const s = setup(null, [], who.guard);
@@ -261,9 +289,7 @@ describe('a stream that checks its caller again', () => {
 	});
 
 	it('checks at a poll only once the last check is a moment old', async () => {
-		const who = caller();
-		const s = setup(null, [], who.guard);
-		await s.connected();
+		const { who, s } = await connectedStream();
 		const before = who.checks();
 		for (let i = 0; i < 5; i++) who.poll();
 		await settle();
@@ -275,14 +301,36 @@ describe('a stream that checks its caller again', () => {
 	});
 
 	it('holds what a poll reads until a check made after the poll', async () => {
-		const who = caller();
-		const s = setup(null, [], who.guard);
-		await s.connected();
+		const { who, s } = await connectedStream();
 		// Ended on another instance, whose news cannot reach this one: only its polls can tell.
 		who.end('role_changed');
 		s.remote(1);
 		who.poll();
 		s.poke();
 		expect(await sentUntilEnd(s)).toEqual({ ids: [], ended: '{"reason":"role_changed"}' });
+	});
+
+	it('sends what waits while news keeps coming faster than a check answers', async () => {
+		const { who, s } = await connectedStream();
+		who.noisy();
+		who.news();
+		s.local(1);
+		expect(await within(s.ids(1))).toEqual([1]);
+		s.stop();
+	});
+
+	it('ends a stream whose waiting text outgrows its cap, telling it to reconnect', async () => {
+		const { who, s } = await connectedStream();
+		who.stuck();
+		who.news();
+		const pad = 'x'.repeat(1024 * 1024);
+		for (let id = 1; id <= Math.ceil(WAITING_MAX_BYTES / pad.length) + 1; id++) s.local(id, pad);
+		const text = await within(s.rest());
+		expect(text.slice(text.lastIndexOf('event:'))).toBe(
+			`event: ${RECONNECT_EVENT}\ndata: {"reason":"behind"}\n\n`
+		);
+		expect(text).not.toMatch(/^id:/m);
+		expect(who.ended).toEqual([]);
+		expect(who.watching()).toBe(0);
 	});
 });

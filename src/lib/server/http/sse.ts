@@ -1,5 +1,6 @@
 import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
 import { trackStream } from '../platform/lifecycle';
+import { logger } from '../platform/logger';
 
 /** How long a browser waits before it reconnects a dropped stream, in milliseconds. */
 export const RECONNECT_MS = 1000;
@@ -9,6 +10,12 @@ export const RECONNECT_EVENT = 'reconnect';
 
 /** How long a passed check of a stream's caller holds while no news of a change comes. */
 export const GUARD_FRESH_MS = 1000;
+
+/**
+ * The most text, in bytes, a stream holds after its replay while its caller is checked (what the
+ * replay holds is bounded by what the store keeps); beyond it the stream ends.
+ */
+export const WAITING_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Who may read a stream, checked again while it is open (see `streamGuard`). */
 export interface StreamGuard {
@@ -34,7 +41,9 @@ export interface StreamGuard {
  * once per event. News of a change checks at once; where news from other instances cannot come
  * (while the instance polls), each poll holds what it reads for a check made after it, and a quiet
  * stream is checked at a poll once its last check is a moment old. A failed check ends it with an
- * {@link ACCESS_ENDED_EVENT}; the browser's reconnect is then refused as any request would be.
+ * {@link ACCESS_ENDED_EVENT}; the browser's reconnect is then refused as any request would be. A
+ * check under way when news came is set aside, once: the next one counts. A stream whose checks
+ * cannot keep up ends with a {@link RECONNECT_EVENT} once {@link WAITING_MAX_BYTES} wait.
  */
 export function eventStream(
 	signal: AbortSignal,
@@ -58,15 +67,23 @@ export function eventStream(
 				}
 			};
 			// Text waiting for a check of the caller, in order; a check holds until `freshUntil`.
-			const waiting: string[] = [];
+			const waiting: Uint8Array[] = [];
+			/** The bytes of `waiting` queued since the stream said it is connected (after its replay). */
+			let waitingBytes = 0;
+			let counting = false;
 			let freshUntil = 0;
 			let checking = false;
 			/** Bumped by news of a change and by polls: a check that started before proves nothing. */
 			let news = 0;
 			let started = 0;
+			/** News came while a check was under way: another check follows it at once. */
+			let again = false;
+			/** The last pass was set aside for news: the next one counts, whatever comes meanwhile. */
+			let setAside = false;
 			const recheck = () => {
 				if (checking || !live) return;
 				checking = true;
+				again = false;
 				started = Date.now();
 				const asked = news;
 				guard.check().then(
@@ -79,9 +96,16 @@ export function eventStream(
 							guard.ended(reason);
 							return;
 						}
-						if (asked !== news) return recheck();
-						freshUntil = started + GUARD_FRESH_MS;
-						for (const text of waiting.splice(0)) write(text);
+						// Set aside once only, so that news faster than a check cannot hold it for ever.
+						if (asked !== news && !setAside) {
+							setAside = true;
+							return recheck();
+						}
+						setAside = false;
+						if (asked === news) freshUntil = started + GUARD_FRESH_MS;
+						for (const chunk of waiting.splice(0)) controller.enqueue(chunk);
+						waitingBytes = 0;
+						if (again) recheck();
 					},
 					() => {
 						// The store failed: nothing goes out until a check passes again.
@@ -93,13 +117,27 @@ export function eventStream(
 			const send = (text: string) => {
 				if (!live) return;
 				if (waiting.length === 0 && !checking && Date.now() < freshUntil) return write(text);
-				waiting.push(text);
+				const chunk = encoder.encode(text);
+				if (counting) waitingBytes += chunk.length;
+				if (waitingBytes > WAITING_MAX_BYTES) return fellBehind();
+				waiting.push(chunk);
 				recheck();
+			};
+			// The checks cannot keep up (a stuck store): rather than hold ever more, the stream
+			// ends, and the browser reconnects by itself, resuming after the last event it got.
+			const fellBehind = () => {
+				write(`event: ${RECONNECT_EVENT}\ndata: ${JSON.stringify({ reason: 'behind' })}\n\n`);
+				close();
+				logger().warn(
+					{ component: 'sse', waitingBytes },
+					'An event stream fell behind the checks of its caller: it was ended, to reconnect.'
+				);
 			};
 			const unguard = guard.watch(
 				() => {
 					news++;
 					freshUntil = 0;
+					if (checking) again = true;
 					recheck();
 				},
 				// News may be missed meanwhile: what a poll reads waits for a check made after it,
@@ -112,7 +150,10 @@ export function eventStream(
 			);
 			// A dropped stream is retried after a second (the browser's default is longer).
 			send(`retry: ${RECONNECT_MS}\n\n`);
-			const unwatch = open(send, () => send(': connected\n\n'));
+			const unwatch = open(send, () => {
+				send(': connected\n\n');
+				counting = true;
+			});
 			// The ping checks the caller too, so a session that expires ends a quiet stream.
 			const ping = setInterval(() => send(': ping\n\n'), 25_000);
 			// The app stops: a last event says so, and the stream ends. The browser reconnects

@@ -72,8 +72,13 @@ const RESUME = {
 const ACCESS_ENDS =
 	' The stream ends, with a last `access_ended` event (`{"reason": "session_ended" | "token_revoked" | "deactivated" | "role_changed" | "second_factor_required"}`), as soon as the caller’s access ends: the session or API token it was opened with ended, the account was deactivated, the role no longer allows it, or REQUIRE_2FA holds the session back; the caller is checked again before events are sent. A reconnect is then refused as any request.';
 
-/** A stream that ends only when the server stops or the caller's access ends. */
-const STREAM_ENDS = 'The stream; it ends only as the server stops or the caller’s access ends.';
+/** What both streams say of how they end when the checks of their caller fall behind. */
+const FALLS_BEHIND =
+	' If the checks of the caller cannot keep up (a stuck database) while events keep coming, the stream ends with a last `reconnect` event (`{"reason": "behind"}`); reconnecting with `Last-Event-ID` resumes after the last event received.';
+
+/** A stream that ends only when the server stops, the caller's access ends or it falls behind. */
+const STREAM_ENDS =
+	'The stream; it ends only as the server stops, the caller’s access ends or it falls behind.';
 
 function eventStream(description: string): Answer {
 	return { description, content: { 'text/event-stream': z.string() } };
@@ -230,7 +235,8 @@ const sinkOperations: OperationSpec[] = [
 		summary: 'The requests a sink receives, as server-sent events',
 		description:
 			'One `request` event per request received, its `id:` the request’s id and its data the request as `GET /api/sinks/{key}` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept request after that id, oldest first. A comment every 25 s keeps the stream open; as the server stops, a last `reconnect` event.' +
-			ACCESS_ENDS,
+			ACCESS_ENDS +
+			FALLS_BEHIND,
 		tag: 'Echo sinks',
 		params: { path: sinkKey, ...RESUME },
 		// An `after` that is not an id is no resumption point, never a 400.
@@ -322,7 +328,8 @@ const sandboxOperations: OperationSpec[] = [
 		summary: 'The requests a sandbox answers, as server-sent events',
 		description:
 			'One `push` event per recorded request, its `id:` the push id and its data the push as `GET /api/sandboxes/{id}/pushes` lists it. `Last-Event-ID` (or `?after=<id>`) first sends every kept push after that id, oldest first; with several instances on PostgreSQL, what any of them records arrives within a second.' +
-			ACCESS_ENDS,
+			ACCESS_ENDS +
+			FALLS_BEHIND,
 		tag: 'Push sandboxes',
 		params: { path: sandboxId, ...RESUME },
 		// An `after` that is not an id is no resumption point, never a 400.
