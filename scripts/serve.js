@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Starts the built app. Unlike `node build`, it tells the app the scheme each request really
 // came over, so http://localhost:3000 and http://127.0.0.1:3000 both work without ORIGIN (the
 // same-origin checks of forms and the API compare against it). Behind a reverse proxy, set
@@ -12,6 +13,7 @@ import { applySecurityHeaders } from '../src/lib/server/http/security-headers.js
 import { bodySizeLimit, tooLargeBody } from '../src/lib/server/http/body-limit.js';
 import { badPathBody, pathProblem } from '../src/lib/server/http/request-path.js';
 import { bearerToken } from '../src/lib/server/http/bearer.js';
+import { bridge } from '../src/lib/server/platform/bridge.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -19,10 +21,11 @@ const requestLog = requestLogger();
 process.on('exit', flushLog);
 const measure = metrics();
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// What the app says of each request (its route's template, its user, the client's address),
-// by request id, taken as the request ends (see noteRequest in src/lib/server/platform/lifecycle.ts).
-const notes = new Map();
-globalThis[Symbol.for('provisioning-studio.request-notes')] = notes;
+// Everything this script and the app share (src/lib/server/platform/bridge.js). What the app
+// says of each request (its route's template, its user, the client's address) is noted here by
+// request id and taken as the request ends.
+const app = bridge();
+const notes = (app.notes = new Map());
 
 const trustProxy = process.env.TRUST_PROXY === '1';
 process.env.PROTOCOL_HEADER ??= 'x-forwarded-proto';
@@ -34,30 +37,23 @@ const bodyLimit = bodySizeLimit();
 
 // Importing the app runs its start: every variable is checked first (platform/environment.ts,
 // decision 0056), and a wrong one stops here, before anything listens, with what is wrong.
+/** @type {(req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void} */
 let handler;
 try {
-	({ handler } = await import('../build/handler.js'));
+	// Named at run time: the build is made after this script is checked.
+	const built = new URL('../build/handler.js', import.meta.url).href;
+	({ handler } = await import(built));
 } catch (error) {
-	if (error?.name !== 'ConfigurationError') throw error;
-	log.fatal({ problems: error.problems }, error.message);
+	const problem = /** @type {{ name?: string, message: string, problems?: unknown }} */ (error);
+	if (problem?.name !== 'ConfigurationError') throw error;
+	log.fatal({ problems: problem.problems }, problem.message);
 	flushLog();
 	process.exit(1);
 }
 
-// The push sandboxes' gateway, served without the kit's request handling (see
-// src/lib/server/push/gateway-direct.ts); the built server installs it when it starts.
-const pushGateway = globalThis[Symbol.for('provisioning-studio.push-gateway')];
-// `POST /api/test-calls`, served without the kit's request handling when it is an ordinary call
-// (see src/lib/server/http/direct-api.ts); everything else it hands to the kit unread.
-const directApi = globalThis[Symbol.for('provisioning-studio.direct-api')];
-
-// `GET /api/openapi.json`, made at start and the same for everyone, served without the kit's
-// request handling (see src/lib/server/api/document-direct.ts).
-const apiDocument = globalThis[Symbol.for('provisioning-studio.api-document')];
-
-// The app's side of a graceful stop: readiness, the event streams, the database (see
-// src/lib/server/platform/lifecycle.ts).
-const lifecycle = globalThis[Symbol.for('provisioning-studio.lifecycle')];
+// What the app installed as it started: the paths served before the kit (the push gateway, the
+// ordinary test call, the API document) and its side of a graceful stop.
+const { pushGateway, testCalls, apiDocument, lifecycle } = app;
 
 // How long a stop waits for the requests in flight (Kubernetes gives 30 s before SIGKILL).
 const shutdownSeconds = Number(process.env.SHUTDOWN_TIMEOUT_SECONDS || 25);
@@ -68,6 +64,7 @@ const host = process.env.HOST ?? '0.0.0.0';
 // The echo sinks (/sink/<key>/…) take requests from anywhere, form posts included, which the
 // app's cross-site form check would refuse: for them the check sees the app's own origin, and
 // the caller's Origin travels in x-sink-origin (the sink records it as Origin).
+/** @param {http.IncomingMessage} req */
 function admitSinkRequest(req) {
 	if (!req.url?.startsWith('/sink/')) return;
 	delete req.headers['x-sink-origin'];
@@ -87,14 +84,22 @@ function routeOf(url = '') {
 	return null;
 }
 
-/** The request-duration series of a method, route and status, looked up once each. */
+/**
+ * The request-duration series of a method, route and status, looked up once each.
+ * @type {Map<string, import('prom-client').Histogram.Internal<'method' | 'route' | 'status'>>}
+ */
 const durations = new Map();
+/**
+ * @param {string | undefined} method
+ * @param {string | null} route
+ * @param {number} status
+ */
 function durationOf(method, route, status) {
 	const key = `${method} ${route} ${status}`;
 	let series = durations.get(key);
 	if (!series) {
 		series = measure.httpDuration.labels({
-			method: METHODS.has(method) ? method : 'other',
+			method: method && METHODS.has(method) ? method : 'other',
 			route: route ?? 'unmatched',
 			status
 		});
@@ -109,9 +114,14 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 // GET /metrics in Prometheus' text format, only with METRICS_TOKEN set and sent as a bearer
 // token, read as the API reads one (otherwise the path answers 404).
 const metricsToken = process.env.METRICS_TOKEN || null;
-const digest = (text) => createHash('sha256').update(text).digest();
+const digest = (/** @type {string} */ text) => createHash('sha256').update(text).digest();
 
-async function serveMetrics(req, res) {
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {string} token
+ */
+async function serveMetrics(req, res, token) {
 	// A read only: a scraper has nothing to send, and other methods are no way to the metrics.
 	if (req.method !== 'GET' && req.method !== 'HEAD') {
 		res.writeHead(405, {
@@ -124,7 +134,7 @@ async function serveMetrics(req, res) {
 	}
 	const given = bearerToken(req.headers.authorization) ?? '';
 	// Compared as digests of equal length, in constant time: the token is not guessed byte by byte.
-	if (!timingSafeEqual(digest(given), digest(metricsToken))) {
+	if (!timingSafeEqual(digest(given), digest(token))) {
 		res.writeHead(401, {
 			'content-type': 'text/plain; charset=utf-8',
 			'www-authenticate': 'Bearer realm="metrics"',
@@ -152,9 +162,10 @@ let onIdle = () => {};
 /** On a connection: its latest request, and whether an answer on it said it closes it. */
 const LATEST = Symbol('latest request');
 const CLOSING = Symbol('closing');
+/** @typedef {import('node:net').Socket & { [LATEST]?: http.IncomingMessage, [CLOSING]?: true }} Connection */
 
 const server = http.createServer((req, res) => {
-	const socket = req.socket;
+	const socket = /** @type {Connection} */ (req.socket);
 	// A request sent after an answer that closes the connection is not taken (RFC 9112, 9.6):
 	// the client knows it was not, and sends it again elsewhere.
 	if (socket[CLOSING]) return;
@@ -198,13 +209,15 @@ const server = http.createServer((req, res) => {
 	// waiting (pipelined) keep it open for the later ones. The kit, the direct paths and streams
 	// all write their head through here, explicitly or by their first write.
 	const writeHead = res.writeHead;
-	res.writeHead = function (...args) {
-		if (stopping && !res.headersSent && socket[LATEST] === req) {
-			res.setHeader('Connection', 'close');
-			socket[CLOSING] = true;
+	res.writeHead = /** @type {typeof writeHead} */ (
+		function (/** @type {Parameters<typeof writeHead>} */ ...args) {
+			if (stopping && !res.headersSent && socket[LATEST] === req) {
+				res.setHeader('Connection', 'close');
+				socket[CLOSING] = true;
+			}
+			return writeHead.apply(res, args);
 		}
-		return writeHead.apply(this, args);
-	};
+	);
 	// Preset on every answer; the app's own headers (a page's CSP) replace them where it sets them.
 	applySecurityHeaders(
 		(name, value) => res.setHeader(name, value),
@@ -229,7 +242,7 @@ const server = http.createServer((req, res) => {
 			res.end('Not found: set METRICS_TOKEN to turn metrics on.\n');
 			return;
 		}
-		return void serveMetrics(req, res).catch(() => res.destroy());
+		return void serveMetrics(req, res, metricsToken).catch(() => res.destroy());
 	}
 	if (
 		apiDocument &&
@@ -252,8 +265,8 @@ const server = http.createServer((req, res) => {
 		res.end(tooLargeBody(bodyLimit));
 		return;
 	}
-	if (directApi && req.method === 'POST' && req.url === '/api/test-calls') {
-		return directApi(req, res, kit);
+	if (testCalls && req.method === 'POST' && req.url === '/api/test-calls') {
+		return testCalls(req, res, kit);
 	}
 	kit();
 });
@@ -306,6 +319,7 @@ server.listen(port, host, () => {
  * finished, for up to SHUTDOWN_TIMEOUT_SECONDS; then the database is closed, last, and the
  * process exits 0. A second signal does not cut it short.
  */
+/** @param {'SIGINT' | 'SIGTERM'} signal */
 async function shutdown(signal) {
 	if (stopping) return;
 	stopping = true;
@@ -319,7 +333,7 @@ async function shutdown(signal) {
 	server.closeIdleConnections();
 	const streams = lifecycle?.endStreams() ?? 0;
 	if (streams > 0) log.info({ streams }, `Told ${streams} event stream(s) to reconnect elsewhere.`);
-	const answered = new Promise((resolve) => {
+	const answered = new Promise((/** @type {(value?: unknown) => void} */ resolve) => {
 		onIdle = resolve;
 		if (inFlight === 0) resolve();
 	});

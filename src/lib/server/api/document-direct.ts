@@ -1,6 +1,4 @@
-// Types only: this module answers requests the app's server received, it opens no connection.
-// eslint-disable-next-line no-restricted-imports
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bridge } from '../platform/bridge';
 import { documentAnswer } from './document';
 
 /**
@@ -11,18 +9,14 @@ import { documentAnswer } from './document';
  * it. The answer is the route's own (`documentAnswer`); the route stays for the development
  * server and for an address with a query.
  *
- * The app's start script (`scripts/serve.js`) finds the handler under `DIRECT_DOCUMENT` once the
- * built server has started, and hands it every `GET` and `HEAD` of exactly `/api/openapi.json`.
+ * The app's start script (`scripts/serve.js`) finds the handler on the bridge
+ * (`platform/bridge.js`) once the built server has started, and hands it every `GET` and `HEAD`
+ * of exactly `/api/openapi.json`.
  */
-
-/** Where the start script finds the handler. */
-export const DIRECT_DOCUMENT = Symbol.for('provisioning-studio.api-document');
-
-type DirectDocument = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Makes the handler available to the start script. */
 export function installDirectDocument(): void {
-	(globalThis as Record<symbol, DirectDocument>)[DIRECT_DOCUMENT] = (req, res) => {
+	bridge().apiDocument = (req, res) => {
 		const { status, headers, body } = documentAnswer(
 			req.headers['accept-encoding'],
 			req.headers['if-none-match']

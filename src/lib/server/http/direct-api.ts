@@ -8,6 +8,7 @@ import { serverContext } from '../platform/context';
 import { bodySizeLimit } from './body-limit.js';
 import { API_OUTAGE, badRequestBody, parseJsonBody } from './body';
 import { clientAddress, headerOf, nodeBody } from './node-request';
+import { bridge, type DirectHandlerOr } from '../platform/bridge';
 import { noteRequest, whileWorking } from '../platform/lifecycle';
 import { isDatabaseUnavailable } from '../store/errors';
 import { answerTestCall, TestCallInputSchema, type JsonAnswer } from '../test-calls';
@@ -17,14 +18,8 @@ import { withRequest } from '../platform/request-context';
 /**
  * `POST /api/test-calls` served from Node's HTTP server before the kit, for the ordinary call
  * only; everything else is handed to the kit unread (docs/decisions/0041-test-calls-before-the-kit.md).
- * `scripts/serve.js` finds the handler under `DIRECT_API`.
+ * `scripts/serve.js` finds the handler on the bridge (`platform/bridge.js`).
  */
-
-/** Where the start script finds the handler. */
-export const DIRECT_API = Symbol.for('provisioning-studio.direct-api');
-
-/** Answers a request, or hands it on to `next` without having read it. */
-export type DirectApi = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** The path this handler serves (POST only). */
 export const DIRECT_PATH = '/api/test-calls';
@@ -33,11 +28,11 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /** Makes the handler available to the start script. */
 export function installDirectApi(): void {
-	(globalThis as Record<symbol, DirectApi>)[DIRECT_API] = directApi;
+	bridge().testCalls = directApi;
 }
 
 /** The handler itself (the start script's, and the tests'). */
-export const directApi: DirectApi = (req, res, next) => {
+export const directApi: DirectHandlerOr = (req, res, next) => {
 	whileWorking(() => serve(req, res, next)).catch((error) => {
 		logger().error({ err: error, route: DIRECT_PATH }, 'A test call failed unexpectedly.');
 		res.destroy();

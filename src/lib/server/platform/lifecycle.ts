@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { bridge } from './bridge.js';
 import { metrics } from './metrics.js';
 
 /**
@@ -7,12 +8,9 @@ import { metrics } from './metrics.js';
  * accepting connections and calls `drain` here (readiness answers 503 from then on, so a load
  * balancer sends nothing new), `endStreams` (every event stream gets a last event and ends: the
  * browser reconnects, with `Last-Event-ID`, to an instance that stays), waits for the requests in
- * flight, then `close` (the database, last). It finds these under `LIFECYCLE` once the built
- * server has started, as it finds the direct gateway.
+ * flight, then `close` (the database, last). It finds these on the bridge (`bridge.js`) once
+ * the built server has started.
  */
-
-/** Where the start script finds the app's side of a stop. */
-export const LIFECYCLE = Symbol.for('provisioning-studio.lifecycle');
 
 /** What the app found at start, for the start script's first line: never a secret. */
 export interface StartFacts {
@@ -170,7 +168,7 @@ export function installLifecycle(
 			await closeStore();
 		}
 	};
-	(globalThis as Record<symbol, Lifecycle>)[LIFECYCLE] = lifecycle;
+	bridge().lifecycle = lifecycle;
 }
 
 /** What the app knows of a request that the start script's log line and metrics want. */
@@ -183,13 +181,11 @@ export interface RequestNote {
 }
 
 /**
- * Where the start script collects the notes, by request id: it makes the map (so nothing is
- * kept when the app runs without it, in development) and takes each note as its request ends.
+ * Tells the start script which route answered a request, and for whom. The start script makes
+ * the map (nothing is kept when the app runs without it, in development) and takes each note as
+ * its request ends.
  */
-export const REQUEST_NOTES = Symbol.for('provisioning-studio.request-notes');
-
-/** Tells the start script which route answered a request, and for whom. */
 export function noteRequest(requestId: string | null, note: RequestNote): void {
-	const notes = (globalThis as Record<symbol, Map<string, RequestNote> | undefined>)[REQUEST_NOTES];
+	const notes = bridge().notes;
 	if (notes && requestId) notes.set(requestId, note);
 }

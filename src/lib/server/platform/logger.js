@@ -2,6 +2,7 @@
 // write to one logger (one stream, one format), including the lines before the app is loaded.
 import { createRequire } from 'node:module';
 import pino from 'pino';
+import { bridge } from './bridge.js';
 
 /**
  * The app's log: `pino`, one JSON object a line (`LOG_FORMAT=json`, the default when stdout is
@@ -11,8 +12,6 @@ import pino from 'pino';
  * never reach it by construction. The paths below are a second net, for an error object that
  * carries one.
  */
-
-const KEY = Symbol.for('provisioning-studio.logger');
 
 /** Where secrets could hide in a logged object: replaced by the mask, never written. */
 export const REDACTED_PATHS = [
@@ -64,8 +63,8 @@ export function flushLog() {
  * @returns {import('pino').Logger}
  */
 export function logger() {
-	const shared = /** @type {Record<symbol, import('pino').Logger>} */ (globalThis);
-	if (shared[KEY]) return shared[KEY];
+	const shared = bridge();
+	if (shared.logger) return shared.logger;
 	const env = process.env;
 	const format = env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty' ? env.LOG_FORMAT : null;
 	const level = LOG_LEVELS.includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info';
@@ -77,20 +76,18 @@ export function logger() {
 		formatters: { level: (/** @type {string} */ label) => ({ level: label }) }
 	};
 	const readable = format === 'pretty' || (format === null && process.stdout.isTTY === true);
-	shared[KEY] = pino(options, readable ? prettyStreams() : jsonStream());
+	shared.logger = pino(options, readable ? prettyStreams() : jsonStream());
 	// Request lines are made of fields the start script chose (an id, a route template, a
 	// status, a duration, a user id, an address): nothing to redact, and the redaction's walk
 	// of every line would be most of their cost. Same stream, same format.
-	shared[REQUESTS] = shared[KEY].child({}, { redact: [] });
-	return shared[KEY];
+	shared.requestLogger = shared.logger.child({}, { redact: [] });
+	return shared.logger;
 }
-
-const REQUESTS = Symbol.for('provisioning-studio.request-logger');
 
 /** The logger of the start script's request lines (see {@link logger}). */
 export function requestLogger() {
 	logger();
-	return /** @type {Record<symbol, import('pino').Logger>} */ (globalThis)[REQUESTS];
+	return /** @type {import('pino').Logger} */ (bridge().requestLogger);
 }
 
 /**

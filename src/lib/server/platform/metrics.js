@@ -1,6 +1,7 @@
 // Plain JavaScript: besides the app, scripts/serve.js reads it (it times every request and serves
 // GET /metrics), so the start script and the app count into one registry.
 import client from 'prom-client';
+import { bridge } from './bridge.js';
 
 /**
  * The app's metrics in Prometheus' text format (`GET /metrics`, behind `METRICS_TOKEN`): Node's
@@ -9,8 +10,6 @@ import client from 'prom-client';
  * open event streams, the audit stream's deliveries and backlog). Labels are templates and fixed words, never an id, a path or a value a
  * user typed, so the number of series stays bounded.
  */
-
-const KEY = Symbol.for('provisioning-studio.metrics');
 
 /** Seconds: from a millisecond to a minute (test calls wait on other servers). */
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -106,13 +105,15 @@ function make(registry) {
 	};
 }
 
+/** @typedef {ReturnType<typeof make>} Metrics */
+
 /**
  * The process's metrics, made on first use (the start script makes them before the app loads;
  * the app then finds the same ones).
- * @returns {ReturnType<typeof make>}
+ * @returns {Metrics}
  */
 export function metrics() {
-	const shared = /** @type {Record<symbol, ReturnType<typeof make>>} */ (globalThis);
-	shared[KEY] ??= make(new client.Registry());
-	return shared[KEY];
+	const shared = bridge();
+	shared.metrics ??= make(new client.Registry());
+	return shared.metrics;
 }

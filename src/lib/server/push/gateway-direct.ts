@@ -6,6 +6,7 @@ import { clientAddress, headerOf, nodeBody } from '../http/node-request';
 import { answerPush } from './sandboxes';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../store/errors';
 import { logger } from '../platform/logger';
+import { bridge } from '../platform/bridge';
 import { whileWorking } from '../platform/lifecycle';
 
 /**
@@ -17,18 +18,14 @@ import { whileWorking } from '../platform/lifecycle';
  * the same as through the kit's route (`/sandbox/[key]/[...path]`), which stays for the
  * development server and for addresses this path does not take.
  *
- * The app's start script (`scripts/serve.js`) finds the handler under `DIRECT_GATEWAY` once the
- * built server has started, and hands it every request whose path starts with `/sandbox/`.
+ * The app's start script (`scripts/serve.js`) finds the handler on the bridge
+ * (`platform/bridge.js`) once the built server has started, and hands it every request whose
+ * path starts with `/sandbox/`.
  */
-
-/** Where the start script finds the handler. */
-export const DIRECT_GATEWAY = Symbol.for('provisioning-studio.push-gateway');
-
-type DirectGateway = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Makes the handler available to the start script. */
 export function installDirectGateway(): void {
-	(globalThis as Record<symbol, DirectGateway>)[DIRECT_GATEWAY] = (req, res) => {
+	bridge().pushGateway = (req, res) => {
 		whileWorking(() => serve(req, res)).catch(() => res.destroy());
 	};
 }
