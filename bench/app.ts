@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -46,6 +47,8 @@ export interface BenchApp {
 	log(): string;
 	/** A session cookie of the admin. */
 	login(): Promise<string>;
+	/** What `POST path` answers the admin signed in with `cookie`, sending `body` as JSON. */
+	post<T>(cookie: string, path: string, body: unknown): Promise<T>;
 	stop(): Promise<void>;
 }
 
@@ -98,10 +101,37 @@ export async function startApp(env: Record<string, string> = {}): Promise<BenchA
 			});
 			return (answer.headers.get('set-cookie') ?? '').split(';')[0];
 		},
+		async post<T>(cookie: string, to: string, body: unknown) {
+			const answer = await fetch(`${base}${to}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', origin: base, cookie },
+				body: JSON.stringify(body)
+			});
+			return (await answer.json()) as T;
+		},
 		async stop() {
 			child.kill('SIGTERM');
 			await new Promise((r) => child.once('exit', r));
 			rmSync(dataDir, { recursive: true, force: true });
 		}
 	};
+}
+
+/** A loopback SMS gateway answering every request at once, for test calls to reach. */
+export async function startUpstream(): Promise<{ port: number; close(): void }> {
+	const upstream = http.createServer((_req, res) => {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end('{"sms_id":"bench-1"}');
+	});
+	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+	return { port: (upstream.address() as AddressInfo).port, close: () => upstream.close() };
+}
+
+/** The app, allowed to send test calls to the loopback upstream, `inFlight` at a time. */
+export function startTestCallApp(inFlight: number): Promise<BenchApp> {
+	return startApp({
+		OUTBOUND_ALLOW: '127.0.0.1/32',
+		OUTBOUND_PORTS: '1024-65535',
+		OUTBOUND_MAX_IN_FLIGHT: String(inFlight)
+	});
 }

@@ -1,4 +1,5 @@
 import { benchCli } from './cli';
+import { benchDirectPaths } from './direct-paths';
 import { benchEditor, benchFirstKeystroke } from './editor';
 import { benchOpenApi } from './openapi';
 import { benchOperations } from './operations';
@@ -83,6 +84,13 @@ if (runs('openapi'))
 		'The published API document: made at start, and served (autocannon, built server)',
 		['case', 'p50', 'p99', 'goal'],
 		await benchOpenApi()
+	);
+
+if (runs('direct-paths'))
+	table(
+		"Paths served before the kit: each figure with the path and through the kit's route, same server, each pair back to back, twice",
+		['figure', 'with the path', 'without (the kit)', 'worse without', 'more than a fifth'],
+		await benchDirectPaths()
 	);
 
 if (runs('sandbox'))

@@ -38,12 +38,17 @@ function percentile(sorted: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-async function load(url: string, amount?: number): Promise<autocannon.Result> {
+/** Pushes from 50 connections: `amount` of them, or for `duration` seconds (10 by default). */
+export async function load(
+	url: string,
+	amount?: number,
+	duration = DURATION
+): Promise<autocannon.Result> {
 	return autocannon({
 		url,
 		method: 'POST',
 		connections: CONNECTIONS,
-		...(amount ? { amount } : { duration: DURATION }),
+		...(amount ? { amount } : { duration }),
 		headers: { 'content-type': 'application/json' },
 		body: PUSH
 	});

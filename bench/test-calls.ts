@@ -1,9 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'undici';
-import { startApp } from './app';
+import { startTestCallApp, startUpstream } from './app';
 
 /**
  * Test-call overhead: the same loopback upstream called directly with undici (a new connection
@@ -59,18 +57,10 @@ async function startBareProxy(): Promise<{ base: string; stop(): Promise<void> }
 
 /** Runs the benchmark and returns its table rows. */
 export async function benchTestCalls(): Promise<string[][]> {
-	const upstream = http.createServer((_req, res) => {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end('{"sms_id":"bench-1"}');
-	});
-	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-	const port = (upstream.address() as AddressInfo).port;
+	const upstream = await startUpstream();
+	const port = upstream.port;
 	let bare: Awaited<ReturnType<typeof startBareProxy>> | undefined;
-	const app = await startApp({
-		OUTBOUND_ALLOW: '127.0.0.1/32',
-		OUTBOUND_PORTS: '1024-65535',
-		OUTBOUND_MAX_IN_FLIGHT: String(CONNECTIONS)
-	});
+	const app = await startTestCallApp(CONNECTIONS);
 	try {
 		const cookie = await app.login();
 		const made = await fetch(`${app.base}/api/tokens`, {
