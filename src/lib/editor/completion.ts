@@ -1,5 +1,5 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { vocabularyOf } from '$lib/core/catalogue';
+import { describeSource, sourceOf, vocabularyOf } from '$lib/core/catalogue';
 import { tokenize } from '$lib/core/template';
 import { templateConfig } from './config';
 
@@ -38,7 +38,7 @@ export function templateCompletions(context: CompletionContext): CompletionResul
 					: entry.scope === 'account'
 						? 'property'
 						: 'constant',
-			info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}`,
+			info: `${entry.variable.meaning}\nSample: ${sampleText(entry.variable.sample, entry.variable.secret)}\n${describeSource(sourceOf(entry.variable))}`,
 			// Services' own names first, then the account's, each in the catalogue's order (the most
 			// used first: `account[username]` before `account[userCallerId]`).
 			boost: (entry.scope === 'service' ? 2 : entry.scope === 'account' ? 1 : 0) - i / 1000

@@ -223,6 +223,22 @@ describe('placeholderInfo', () => {
 	});
 });
 
+describe('where a variable comes from', () => {
+	it('says it in the hover and in the completion info', () => {
+		const s = state('?h=%account[host]%&to=%sms_to%');
+		const config = s.facet(templateConfig)!;
+		expect(placeholderInfo(config, placeholderAt(s, 6)!).lines).toContain(
+			"From the platform's public documentation: api/client/intro (account and global placeholders of app-called web services)."
+		);
+		expect(placeholderInfo(config, placeholderAt(s, 24)!).lines).toContain('From the contract.');
+		const options = complete('?h=%')!.options;
+		expect(options.find((o) => o.label === '%installid%')?.info).toContain(
+			"From the platform's public documentation: api/client/intro"
+		);
+		expect(options.find((o) => o.label === '%sms_to%')?.info).toContain('From the contract.');
+	});
+});
+
 describe('sameConfig', () => {
 	const service = getService('sendMessage');
 	const base: TemplateEditorConfig = { service, field: 'genericSmsPostData', encoding: 'json' };

@@ -2,6 +2,7 @@ import { StateEffect, StateField, type EditorState, type Extension } from '@code
 import { EditorView, hoverTooltip, keymap, showTooltip, type Tooltip } from '@codemirror/view';
 import type { PlaceholderMark } from '$lib/core/template';
 import { ENCODING_LABELS } from '$lib/core/template';
+import { describeSource, sourceOf } from '$lib/core/catalogue/sources';
 import { templateConfig, type TemplateEditorConfig } from './config';
 import { placeholderAt } from './placeholders';
 
@@ -27,6 +28,7 @@ export function placeholderInfo(
 				? mark.variable.sample
 				: JSON.stringify(mark.variable.sample);
 		lines.push(`Sample: ${sample}`);
+		lines.push(describeSource(sourceOf(mark.variable)));
 	} else {
 		lines.push(`Not known to ${config.service.title}.`);
 	}

@@ -11,3 +11,4 @@ export * from './scenarios';
 export * from './placement';
 export * from './labels';
 export * from './account-keys';
+export * from './sources';

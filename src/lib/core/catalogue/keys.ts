@@ -1,4 +1,4 @@
-import type { ConfigKey, KeyLocation } from './schema';
+import type { ConfigKey, KeyLocation, Source } from './schema';
 
 /** The additional provisioning XML location of account-level settings. */
 export const ACCOUNT_CORE_PATH = 'provisioning/account/core';
@@ -13,14 +13,16 @@ export function portal(step: string): KeyLocation {
 
 /**
  * The URL / post data / content type trio every provider-implemented service has, named
- * `<prefix>Url`, `<prefix>PostData` and `<prefix>ContentType`.
+ * `<prefix>Url`, `<prefix>PostData` and `<prefix>ContentType`; with `source` when the names do
+ * not come from the contract.
  */
 export function templateKeys(
 	prefix: string,
 	location: KeyLocation,
-	defaultContentType: string | null
+	defaultContentType: string | null,
+	source?: Source
 ): ConfigKey[] {
-	return [
+	const keys: ConfigKey[] = [
 		{
 			key: `${prefix}Url`,
 			role: 'url',
@@ -46,4 +48,5 @@ export function templateKeys(
 					: `Content-Type of the body; ${defaultContentType} when empty.`
 		}
 	];
+	return source ? keys.map((k) => ({ ...k, source })) : keys;
 }

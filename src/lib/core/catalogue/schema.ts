@@ -11,6 +11,18 @@ import { z } from '../zod';
 export const CallerSchema = z.enum(['app', 'sso', 'contacts', 'provider']);
 export type Caller = z.infer<typeof CallerSchema>;
 
+/**
+ * Where a rule comes from: the contract; the platform's public documentation (`ref` names the
+ * page, e.g. `api/client/fetch_messages_modern`); real providers' implementations; or an
+ * inference. Only the first two may make an error: the others make a warning at most.
+ */
+export const SourceKindSchema = z.enum(['contract', 'docs', 'providers', 'inference']);
+export type SourceKind = z.infer<typeof SourceKindSchema>;
+
+/** A rule's source and a short reference text (the page, the implementations, the reasoning). */
+export const SourceSchema = z.object({ kind: SourceKindSchema, ref: z.string() });
+export type Source = z.infer<typeof SourceSchema>;
+
 /** Where a variable's value comes from. */
 export const ScopeSchema = z.enum(['service', 'account', 'global']);
 export type Scope = z.infer<typeof ScopeSchema>;
@@ -35,7 +47,9 @@ export const VariableSchema = z.object({
 	/** The caller sends one request per value (one recipient per call). */
 	perRecipient: z.boolean().default(false),
 	/** Older spelling still recognised, reported as deprecated. */
-	alias: z.string().optional()
+	alias: z.string().optional(),
+	/** Where the variable comes from; absent, the contract. */
+	source: SourceSchema.optional()
 });
 export type Variable = z.infer<typeof VariableSchema>;
 
@@ -64,7 +78,9 @@ export const ConfigKeySchema = z.object({
 	role: KeyRoleSchema,
 	label: z.string(),
 	location: KeyLocationSchema,
-	description: z.string()
+	description: z.string(),
+	/** Where the key comes from; absent, the contract. */
+	source: SourceSchema.optional()
 });
 export type ConfigKey = z.infer<typeof ConfigKeySchema>;
 
@@ -141,7 +157,28 @@ export const ResponseBodySchema = z.enum([
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 
-/** One service of the contract. */
+/** The rules of a service that can carry a source of their own. */
+export const RuleNameSchema = z.enum([
+	'variableSet',
+	'accountKeys',
+	'globals',
+	'method',
+	'contentType',
+	'success',
+	'failure',
+	'responseBody',
+	'limits'
+]);
+export type RuleName = z.infer<typeof RuleNameSchema>;
+
+/** A remark an admin should see, as text, or with where it comes from. */
+export const RemarkSchema = z.union([
+	z.string(),
+	z.object({ text: z.string(), source: SourceSchema })
+]);
+export type Remark = z.infer<typeof RemarkSchema>;
+
+/** One service of the contract, or of the platform beyond it (with its sources). */
 export const ServiceSchema = z.object({
 	id: z.string(),
 	title: z.string(),
@@ -170,9 +207,13 @@ export const ServiceSchema = z.object({
 		recipientsPerCall: z.number().int().nullable(),
 		shownBodyChars: z.number().int().nullable()
 	}),
-	/** Remarks from the contract an admin should see beside the settings. */
-	remarks: z.array(z.string()),
+	/** Remarks an admin should see beside the settings (from the contract unless they say). */
+	remarks: z.array(RemarkSchema),
 	/** Set when the contract marks the service as not yet supported by the client. */
-	notYetSupported: z.boolean().optional()
+	notYetSupported: z.boolean().optional(),
+	/** Where the service comes from; absent, the contract. */
+	source: SourceSchema.optional(),
+	/** Rules whose source differs from the service's own. */
+	ruleSources: z.partialRecord(RuleNameSchema, SourceSchema).optional()
 });
 export type Service = z.infer<typeof ServiceSchema>;

@@ -1,4 +1,4 @@
-import type { Variable } from './schema';
+import type { Source, Variable } from './schema';
 
 /**
  * Variables shared by several services: account values (`%account[key]%`) and global
@@ -12,6 +12,12 @@ type VariableInput = Omit<Variable, 'secret' | 'kind' | 'perRecipient'> & Partia
 export function variable(input: VariableInput): Variable {
 	return { secret: false, kind: 'string', perRecipient: false, ...input };
 }
+
+/** Account and global values the contract does not name: the platform's pages show them. */
+const PLATFORM_DOCS: Source = {
+	kind: 'docs',
+	ref: 'api/client/intro (account and global placeholders of app-called web services)'
+};
 
 /** The documented account keys (nodes of the Account XML), written `%account[key]%`. */
 export const ACCOUNT_VARIABLES: readonly Variable[] = [
@@ -29,7 +35,13 @@ export const ACCOUNT_VARIABLES: readonly Variable[] = [
 		sample: 'p@ss word&1',
 		secret: true
 	}),
-	variable({ name: 'host', scope: 'account', meaning: 'SIP domain.', sample: 'sip.example.com' }),
+	variable({
+		name: 'host',
+		scope: 'account',
+		meaning: 'SIP domain.',
+		sample: 'sip.example.com',
+		source: PLATFORM_DOCS
+	}),
 	variable({
 		name: 'cloud_username',
 		scope: 'account',
@@ -47,37 +59,43 @@ export const ACCOUNT_VARIABLES: readonly Variable[] = [
 		name: 'networkId',
 		scope: 'account',
 		meaning: 'Network identifier of the account.',
-		sample: 'acme-net'
+		sample: 'acme-net',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'userDisplayName',
 		scope: 'account',
 		meaning: 'Display name of the user.',
-		sample: 'Alice O\u2019Neil'
+		sample: 'Alice O\u2019Neil',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'authUsername',
 		scope: 'account',
 		meaning: 'SIP authentication username, when it differs from the username.',
-		sample: 'alice-auth'
+		sample: 'alice-auth',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'userCallerId',
 		scope: 'account',
 		meaning: 'Caller id presented for the account.',
-		sample: '+14155550100'
+		sample: '+14155550100',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'title',
 		scope: 'account',
 		meaning: 'Account title shown in the app.',
-		sample: 'Acme Mobile'
+		sample: 'Acme Mobile',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'transport',
 		scope: 'account',
 		meaning: 'SIP transport (udp, tcp, tls).',
-		sample: 'tls'
+		sample: 'tls',
+		source: PLATFORM_DOCS
 	})
 ];
 
@@ -87,7 +105,8 @@ export const GLOBAL_VARIABLES: readonly Variable[] = [
 		name: 'installid',
 		scope: 'global',
 		meaning: 'Identifier of this installation of the app.',
-		sample: '5f0c2a9e-7b1d-4c3e-9a8f-1e2d3c4b5a69'
+		sample: '5f0c2a9e-7b1d-4c3e-9a8f-1e2d3c4b5a69',
+		source: PLATFORM_DOCS
 	}),
 	variable({
 		name: 'appid',

@@ -3,6 +3,7 @@ import { CALLER_LABELS, SERVICES } from './services';
 import type { Scope, Service, Variable } from './schema';
 import type { DeclaredAccountKey } from './account-keys';
 import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES, variable } from './variables';
+import { ruleIssue } from './sources';
 
 /**
  * The names a service's templates may use, derived from its catalogue entry, and the judgement
@@ -182,12 +183,12 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 			if (fixed) parts.push(`${caller} recognises only: ${recognised}.`);
 			else parts.push('It is sent as written unless a value is given.');
 			if (suggestion) parts.push(`Did you mean %${suggestion}%?`);
-			return {
+			return ruleIssue(service, 'variableSet', {
 				code: 'unknown_variable',
 				severity: fixed ? 'error' : 'warning',
 				message: parts.join(' '),
 				replacement: suggestion
-			};
+			});
 		})
 	});
 
@@ -220,11 +221,13 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 								.join(', ')}.`;
 				return {
 					scope: 'unknown',
-					issue: once(() => ({
-						code: 'not_allowed_for_caller',
-						severity: 'error',
-						message: `%${key}% cannot be used here: ${reason()}`
-					}))
+					issue: once(() =>
+						ruleIssue(service, 'accountKeys', {
+							code: 'not_allowed_for_caller',
+							severity: 'error',
+							message: `%${key}% cannot be used here: ${reason()}`
+						})
+					)
 				};
 			}
 			return unknown(key, `%${key}% (not a documented account key)`);
@@ -232,11 +235,13 @@ function buildVocabulary(service: Service, account: readonly Variable[]): Vocabu
 		if (GLOBAL_VARIABLES.some((v) => v.name === key) && service.globals === 'none') {
 			return {
 				scope: 'unknown',
-				issue: once(() => ({
-					code: 'not_allowed_for_caller',
-					severity: 'error',
-					message: `%${key}% is a global parameter of the app; ${caller} does not fill it.`
-				}))
+				issue: once(() =>
+					ruleIssue(service, 'globals', {
+						code: 'not_allowed_for_caller',
+						severity: 'error',
+						message: `%${key}% is a global parameter of the app; ${caller} does not fill it.`
+					})
+				)
 			};
 		}
 		return unknown(key, `%${key}%`);

@@ -2,6 +2,7 @@ import { findService } from '../catalogue/services';
 import type { Method, Service } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf } from '../catalogue/vocabulary';
+import { ruleIssue } from '../catalogue/sources';
 import { append, Repeats, type Issue } from '../issues';
 import {
 	analyzeTemplate,
@@ -80,12 +81,14 @@ function chooseMethod(service: Service, s: ResolvedSettings, issues: Issue[]): M
 	if (rule.kind === 'byBody' || s.method === '') return byBody;
 	const method = s.method.toUpperCase() as Method;
 	if (rule.methods.includes(method)) return method;
-	issues.push({
-		code: 'invalid_method',
-		severity: 'error',
-		message: `"${s.method}" is not a method of ${service.title}: use ${rule.methods.join(', ')} or leave it empty (${byBody} here).`,
-		field: s.methodField
-	});
+	issues.push(
+		ruleIssue(service, 'method', {
+			code: 'invalid_method',
+			severity: 'error',
+			message: `"${s.method}" is not a method of ${service.title}: use ${rule.methods.join(', ')} or leave it empty (${byBody} here).`,
+			field: s.methodField
+		})
+	);
 	return byBody;
 }
 
@@ -106,24 +109,28 @@ function plan(
 		});
 	}
 	if (service.method.kind === 'fixed' && s.postData === '') {
-		issues.push({
-			code: 'body_required',
-			severity: 'error',
-			message: `${service.title} is always ${method} with a body built from the post data: fill it in.`,
-			field: s.postDataField
-		});
+		issues.push(
+			ruleIssue(service, 'method', {
+				code: 'body_required',
+				severity: 'error',
+				message: `${service.title} is always ${method} with a body built from the post data: fill it in.`,
+				field: s.postDataField
+			})
+		);
 		sendsBody = true;
 	}
 	let contentType: string | null = null;
 	if (sendsBody) {
 		contentType = s.contentType || service.contentType.default;
 		if (contentType === null) {
-			issues.push({
-				code: 'content_type_missing',
-				severity: 'error',
-				message: `Choose the content type (${service.contentType.allowed?.join(' or ')}): the contract does not say which one is used when none is set.`,
-				field: s.contentTypeField
-			});
+			issues.push(
+				ruleIssue(service, 'contentType', {
+					code: 'content_type_missing',
+					severity: 'error',
+					message: `Choose the content type (${service.contentType.allowed?.join(' or ')}): the contract does not say which one is used when none is set.`,
+					field: s.contentTypeField
+				})
+			);
 		}
 		const legacy = service.deprecatedKeys.find((d) => d.key === s.contentTypeField);
 		if (legacy && contentType) {
@@ -136,12 +143,14 @@ function plan(
 		}
 		const allowed = service.contentType.allowed;
 		if (contentType && allowed && !allowed.includes(mediaTypeEssence(contentType) ?? '')) {
-			issues.push({
-				code: 'content_type_not_allowed',
-				severity: 'error',
-				message: `${service.title} allows only ${allowed.join(', ')}, not ${contentType}.`,
-				field: s.contentTypeField
-			});
+			issues.push(
+				ruleIssue(service, 'contentType', {
+					code: 'content_type_not_allowed',
+					severity: 'error',
+					message: `${service.title} allows only ${allowed.join(', ')}, not ${contentType}.`,
+					field: s.contentTypeField
+				})
+			);
 		}
 	} else if (s.contentType !== '') {
 		issues.push({

@@ -1,4 +1,5 @@
 import type { Service } from '../catalogue/schema';
+import { ruleIssue } from '../catalogue/sources';
 import { append, lineColumn, type Issue } from '../issues';
 import { tokenize, type Encoding, type Substitution } from '../template';
 
@@ -178,13 +179,13 @@ export function checkUrl(
 			: undefined;
 		issues.push(
 			service.limits.httpsOnly
-				? {
+				? ruleIssue(service, 'limits', {
 						code: 'https_required',
 						severity: 'error',
 						message: `${service.title} accepts only https: URLs.`,
 						...at,
 						fix
-					}
+					})
 				: {
 						code: 'insecure_url',
 						severity: 'warning',

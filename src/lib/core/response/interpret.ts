@@ -1,5 +1,6 @@
 import { findService } from '../catalogue/services';
 import type { Service } from '../catalogue/schema';
+import { ruleIssue } from '../catalogue/sources';
 import type { Issue } from '../issues';
 import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat } from './body';
 import type { InterpretContext } from './interpret-context';
@@ -234,7 +235,7 @@ function success(
 			return { ...base, action: { kind: 'phoneNumbers', result }, summary: result.summary };
 		}
 		case 'keyValueMap':
-			return verifierSuccess(input.body, contentType, rule, issues);
+			return verifierSuccess(service, input.body, contentType, rule, issues);
 		case 'notParsed':
 		case 'pushResults':
 			return {
@@ -246,17 +247,20 @@ function success(
 }
 
 function verifierSuccess(
+	service: Service,
 	body: string,
 	contentType: string | null,
 	rule: string,
 	issues: Issue[]
 ): Interpretation {
 	const stays = (reason: string): Interpretation => {
-		issues.push({
-			code: 'verifier_body_invalid',
-			severity: 'error',
-			message: `A 2xx body must be absent or a valid map of strings: ${reason}`
-		});
+		issues.push(
+			ruleIssue(service, 'responseBody', {
+				code: 'verifier_body_invalid',
+				severity: 'error',
+				message: `A 2xx body must be absent or a valid map of strings: ${reason}`
+			})
+		);
 		return {
 			success: false,
 			rule,
@@ -359,11 +363,13 @@ function judge(
 	if (service.success.body === 'matchesContentType') {
 		const mismatch = bodyMatchesType(input.body, header(input, 'content-type'));
 		if (mismatch) {
-			issues.push({
-				code: 'body_type_mismatch',
-				severity: 'error',
-				message: `The status is 2xx but ${mismatch}.`
-			});
+			issues.push(
+				ruleIssue(service, 'success', {
+					code: 'body_type_mismatch',
+					severity: 'error',
+					message: `The status is 2xx but ${mismatch}.`
+				})
+			);
 			return failure(service, input, rule, issues);
 		}
 	}
