@@ -21,7 +21,7 @@ const JSON_TYPE = 'application/json';
 const XML_TYPE = 'application/xml';
 
 describe('the catalogue', () => {
-	it('holds exactly the contract services, in the contract order', () => {
+	it('holds exactly the contract services, in the contract order, then those beyond it', () => {
 		expect(SERVICE_IDS).toEqual([
 			'sendMessage',
 			'mediaRefSend',
@@ -32,8 +32,11 @@ describe('the catalogue', () => {
 			'smartContactNotification',
 			'pushTokenReporter',
 			'pushSend',
-			'pushMultisend'
+			'pushMultisend',
+			'fetchMessages'
 		]);
+		// The contract's own entries name no source: they are the contract's.
+		expect(SERVICES.filter((s) => !s.source).map((s) => s.id)).toEqual(SERVICE_IDS.slice(0, 10));
 	});
 
 	it.each(SERVICES.map((s) => [s.id, s] as const))(
@@ -46,7 +49,7 @@ describe('the catalogue', () => {
 	it('finds services by id and refuses an id it does not hold', () => {
 		expect(findService('sendMessage')?.title).toBe('Send Message');
 		expect(findService('__proto__')).toBeUndefined();
-		expect(() => getService('fetchMessages')).toThrow(/fetchMessages/);
+		expect(() => getService('genericSmsFetch')).toThrow(/genericSmsFetch/);
 	});
 
 	it.each([

@@ -153,7 +153,9 @@ export const ResponseBodySchema = z.enum([
 	'provisioningAccount',
 	'keyValueMap',
 	'notParsed',
-	'pushResults'
+	'pushResults',
+	/** Fetch Messages: received and sent messages, read as the app reads them. */
+	'fetchedMessages'
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 

@@ -1,5 +1,6 @@
 import type { Caller, Service } from './schema';
 import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
+import { fetchMessages } from './services-beyond';
 import {
 	externalAuth,
 	extSSOProv,
@@ -9,7 +10,10 @@ import {
 	smartContactNotification
 } from './services-servers';
 
-/** Every service of the contract, in the order the contract presents them. */
+/**
+ * Every service of the contract, in the order the contract presents them, then the platform's
+ * services beyond it (whose entries say where each rule comes from).
+ */
 export const SERVICES: readonly Service[] = [
 	sendMessage,
 	mediaRefSend,
@@ -20,7 +24,8 @@ export const SERVICES: readonly Service[] = [
 	smartContactNotification,
 	pushTokenReporter,
 	pushSend,
-	pushMultisend
+	pushMultisend,
+	fetchMessages
 ];
 
 /** The service ids, as used in URLs and the API. */
@@ -48,14 +53,37 @@ export function getService(id: string): Service {
 	return service;
 }
 
-/** The services grouped by caller, callers in a fixed order, services in catalogue order. */
-export function servicesByCaller(): { caller: Caller; label: string; services: Service[] }[] {
+/** What a group of services shows under: the caller's label, and beyond the contract. */
+export const BEYOND_CONTRACT_LABEL = 'The app, beyond the contract';
+
+/** A group of services: `id` is the caller, or `beyond` for the services beyond the contract. */
+export interface ServiceGroup {
+	id: Caller | 'beyond';
+	caller: Caller;
+	label: string;
+	services: Service[];
+}
+
+/**
+ * The contract's services grouped by caller, callers in a fixed order, services in catalogue
+ * order; then the services beyond the contract (all called by the app) in a group of their own.
+ */
+export function servicesByCaller(): ServiceGroup[] {
 	const callers: Caller[] = ['app', 'sso', 'contacts', 'provider'];
-	return callers.map((caller) => ({
+	const groups: ServiceGroup[] = callers.map((caller) => ({
+		id: caller,
 		caller,
 		label: CALLER_LABELS[caller],
-		services: SERVICES.filter((s) => s.caller === caller)
+		services: SERVICES.filter((s) => s.caller === caller && !s.source)
 	}));
+	const beyond = SERVICES.filter((s) => s.source);
+	groups.splice(1, 0, {
+		id: 'beyond',
+		caller: 'app',
+		label: BEYOND_CONTRACT_LABEL,
+		services: beyond
+	});
+	return groups;
 }
 
 /** The key of a service with this role (the first one), or undefined. */

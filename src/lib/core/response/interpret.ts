@@ -238,6 +238,7 @@ function success(
 			return verifierSuccess(service, input.body, contentType, rule, issues);
 		case 'notParsed':
 		case 'pushResults':
+		case 'fetchedMessages':
 			return {
 				...base,
 				action: { kind: 'success' },
