@@ -91,6 +91,46 @@ export const ReceivedResponseSchema = z
 
 const ShownSource = z.enum(['message', 'bodyPrefix']);
 
+const FetchedMessageSchema = z.object({
+	smsId: z.string(),
+	direction: z.enum(['received', 'sent']),
+	party: z
+		.string()
+		.meta({ description: 'The sender of a received message, the recipient of a sent one.' }),
+	sendingDate: z.string(),
+	text: z.string().meta({ description: 'The first 200 characters of sms_text.' }),
+	cut: z.boolean(),
+	contentType: z.string(),
+	dispositionNotification: z.string().nullable(),
+	displayed: z.boolean().nullable(),
+	thread: z.string().meta({ description: 'The stream id, else the party.' })
+});
+
+/** Fetch Messages: what the app shows, and the ids it sends next time. */
+const FetchedMessagesSchema = z
+	.object({
+		shape: z.enum(['modern', 'legacy']),
+		format: z.enum(['json', 'xml']),
+		date: z.string().nullable(),
+		received: z.number().int(),
+		sent: z.number().int(),
+		newMessages: z.number().int(),
+		threads: z.array(
+			z.object({
+				thread: z.string(),
+				received: z.number().int(),
+				sent: z.number().int(),
+				unread: z.number().int(),
+				last: FetchedMessageSchema
+			})
+		),
+		moreThreads: z.number().int(),
+		nextLastKnownSmsId: z.string().nullable().meta({ description: 'null: unchanged.' }),
+		nextLastKnownSentSmsId: z.string().nullable().meta({ description: 'null: unchanged.' }),
+		summary: z.string()
+	})
+	.meta({ id: 'FetchedMessages' });
+
 /** What the service's caller does with a response. */
 const CallerActionSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('success') }),
@@ -119,6 +159,7 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 			summary: z.string()
 		})
 	}),
+	z.object({ kind: z.literal('fetchedMessages'), result: FetchedMessagesSchema }),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
 	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
 	z.object({ kind: z.literal('wizardStays') }),

@@ -6,6 +6,7 @@ import { fieldOf, firstCharacters, formatOf, messageOf, parseBody, sniffFormat }
 import type { InterpretContext } from './interpret-context';
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
 import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
+import { readFetchAnswer, type FetchedMessages } from './fetched-messages';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 import { matchAnswerShape, type ShapeMatch } from './shapes';
 
@@ -32,6 +33,7 @@ export type CallerAction =
 	| { kind: 'retryLater' }
 	| { kind: 'phoneNumbers'; result: PhoneNumbers }
 	| { kind: 'provisioningAccount'; result: ProvisioningAccount }
+	| { kind: 'fetchedMessages'; result: FetchedMessages }
 	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
@@ -175,6 +177,23 @@ function failure(
 	}
 }
 
+const NOT_ACCOUNT = 'The body is not an account document, so the answer is silently ignored.';
+const NOT_PARSED = 'The body cannot be parsed, so the response is silently ignored.';
+const NOT_FETCHED = 'The body is not a Fetch Messages answer, so the app shows no new messages.';
+
+/** A body read into an action, or, when it could not be read, silently ignored (`unread` says why). */
+function read(
+	base: Pick<Interpretation, 'rule' | 'issues' | 'shownToUser'>,
+	action: CallerAction | null,
+	result: { summary: string } | null,
+	unread: string
+): Interpretation {
+	if (action === null || result === null) {
+		return { ...base, success: false, action: { kind: 'silentlyIgnore' }, summary: unread };
+	}
+	return { ...base, success: true, action, summary: result.summary };
+}
+
 function success(
 	service: Service,
 	input: ResponseInput,
@@ -212,33 +231,20 @@ function success(
 		}
 		case 'provisioningAccount': {
 			const result = readProvisioningAccount(input.body, issues);
-			if (result === null) {
-				return {
-					...base,
-					success: false,
-					action: { kind: 'silentlyIgnore' },
-					summary: 'The body is not an account document, so the answer is silently ignored.'
-				};
-			}
-			return { ...base, action: { kind: 'provisioningAccount', result }, summary: result.summary };
+			return read(base, result && { kind: 'provisioningAccount', result }, result, NOT_ACCOUNT);
 		}
 		case 'phoneNumbers': {
 			const result = readPhoneNumbers(input.body, contentType, context, issues);
-			if (result === null) {
-				return {
-					...base,
-					success: false,
-					action: { kind: 'silentlyIgnore' },
-					summary: 'The body cannot be parsed, so the response is silently ignored.'
-				};
-			}
-			return { ...base, action: { kind: 'phoneNumbers', result }, summary: result.summary };
+			return read(base, result && { kind: 'phoneNumbers', result }, result, NOT_PARSED);
 		}
 		case 'keyValueMap':
 			return verifierSuccess(service, input.body, contentType, rule, issues);
+		case 'fetchedMessages': {
+			const result = readFetchAnswer(service, input.body, contentType, issues);
+			return read(base, result && { kind: 'fetchedMessages', result }, result, NOT_FETCHED);
+		}
 		case 'notParsed':
 		case 'pushResults':
-		case 'fetchedMessages':
 			return {
 				...base,
 				action: { kind: 'success' },
