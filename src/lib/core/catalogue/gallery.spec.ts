@@ -51,4 +51,30 @@ describe('the gallery', () => {
 			expect(reading.action.kind).toBe('success');
 		}
 	});
+
+	it('has Fetch Messages as a JSON POST with both last known ids and as a GET, each answer read', () => {
+		const fetch = GALLERY.filter((t) => t.services.fetchMessages);
+		expect(fetch.map((t) => t.id)).toEqual(['fetch-json-post', 'fetch-get-query']);
+		const [post, get] = fetch.map((t) =>
+			buildRequests({
+				service: 'fetchMessages',
+				settings: t.services.fetchMessages,
+				values: sampleValues(findService('fetchMessages')!) as never
+			})
+		);
+		expect(post.requests[0].method).toBe('POST');
+		expect(post.requests[0].body).toContain('"last_known_sms_id": "Msg-7f3a9c21"');
+		expect(post.requests[0].body).toContain('"last_known_sent_sms_id": "Out-0042+a/b="');
+		expect(get.requests[0].method).toBe('GET');
+		expect(get.requests[0].url).toContain('last_id=Msg-7f3a9c21');
+		for (const { answer } of fetch) {
+			const reading = interpretResponse('fetchMessages', {
+				status: answer!.status,
+				headers: { 'content-type': answer!.contentType ?? '' },
+				body: answer!.body
+			});
+			expect(reading.action.kind).toBe('fetchedMessages');
+			expect(reading.issues).toEqual([]);
+		}
+	});
 });

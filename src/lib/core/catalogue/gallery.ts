@@ -197,6 +197,48 @@ export const GALLERY: readonly GalleryTemplate[] = [
 			contentType: 'application/json',
 			body: '{}'
 		}
+	},
+	{
+		id: 'fetch-json-post',
+		title: 'Fetch Messages as a JSON POST with both last known ids',
+		notes: [
+			'The style most providers use: credentials and both last known ids in a JSON body over https. The server answers only messages newer than those ids, oldest first.',
+			'last_known_sent_sms_id lets a second device of the same user see what the first one sent; an empty id means the app knows no message yet.'
+		],
+		services: {
+			fetchMessages: {
+				genericSmsFetchUrl: 'https://api.example.com/v2/messages/fetch',
+				genericSmsFetchPostData:
+					'{"username": "%account[username]%", "password": "%account[password]%", "last_known_sms_id": "%last_known_sms_id%", "last_known_sent_sms_id": "%last_known_sent_sms_id%"}',
+				genericSmsFetchContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'fetchMessages',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"date": "2026-03-01T10:00:00Z", "received_smss": [{"sms_id": "Msg-7f3a9c22", "sending_date": "2026-03-01T09:58:00Z", "sender": "+14155550123", "sms_text": "On my way", "content_type": "text/plain", "stream_id": "+14155550123"}], "sent_smss": [{"sms_id": "Out-0043", "sending_date": "2026-03-01T09:59:00Z", "recipient": "+14155550123", "sms_text": "See you", "content_type": "text/plain", "disposition_notification": "Msg-1:positive-delivery,display", "stream_id": "+14155550123"}]}'
+		}
+	},
+	{
+		id: 'fetch-get-query',
+		title: 'Fetch Messages as a GET with the last known id in the query',
+		notes: [
+			'No post data, so the request is GET: the last known id goes in the query, percent-encoded. Seen with PBX companions that poll one mailbox.',
+			'A password in a URL ends up in access logs: this style sends the SHA-1 of the password instead, which the server compares with its own.'
+		],
+		services: {
+			fetchMessages: {
+				genericSmsFetchUrl:
+					'https://pbx.example.com/sms/fetch?user=%account[username]%&hash=%sha1(%account[password]%)%&last_id=%last_known_sms_id%'
+			}
+		},
+		answer: {
+			service: 'fetchMessages',
+			status: 200,
+			contentType: 'application/xml',
+			body: '<response><date>2026-03-01T10:00:00Z</date><received_smss><sms><sms_id>9001</sms_id><sending_date>2026-03-01T09:58:00+01:00</sending_date><sender>+14155550123</sender><sms_text>Call me</sms_text></sms></received_smss><sent_smss/></response>'
+		}
 	}
 ];
 

@@ -75,6 +75,9 @@ describe('applying a gallery template', () => {
 			'push-token-reporter-form'
 		]);
 		expect(galleryFor(GALLERY, 'sendMessage').length).toBe(7);
-		expect(galleryFor(GALLERY, 'fetchMessages')).toEqual([]);
+		expect(galleryFor(GALLERY, 'fetchMessages').map((t) => t.id)).toEqual([
+			'fetch-json-post',
+			'fetch-get-query'
+		]);
 	});
 });
