@@ -42,6 +42,27 @@ describe('check', () => {
 		expect(lines[2].slice(1, 21)).toBe('<genericSmsSendUrll>');
 	});
 
+	it('checks Fetch Messages like the contract services, its keys no longer unknown', async () => {
+		const { dir, remove } = tempDir();
+		try {
+			const file = path.join(dir, 'fetch.xml');
+			writeFileSync(
+				file,
+				'<account>\n<genericSmsFetchUrl>https://x.example.com/fetch?last=%last_known_smsid%</genericSmsFetchUrl>\n<genericSmsFetchPostData>{"sent": "%last_known_sent_sms_id%"}</genericSmsFetchPostData>\n<genericSmsFetchContentType>application/json</genericSmsFetchContentType>\n</account>\n'
+			);
+			const result = await run(['check', file]);
+			expect(result.code).toBe(0);
+			expect(result.stdout).toContain('1 service, 1 request');
+			expect(result.stdout).toMatch(
+				/2:54 +warning +%last_known_smsid% is not known to Fetch Messages.*Did you mean %last_known_sms_id%\?/
+			);
+			expect(result.stdout).toContain('Fetch Messages · URL (genericSmsFetchUrl)');
+			expect(result.stdout).not.toContain('is not a setting');
+		} finally {
+			remove();
+		}
+	});
+
 	it('decides the exit code by --fail-on', async () => {
 		const none = await run(['check', '--fail-on', 'none', fixture('findings/bad.xml')]);
 		expect(none.code).toBe(0);

@@ -291,7 +291,13 @@ test.describe('screens speak the user language', () => {
 	test('the services page links each service to its try-out editor', async ({ page }) => {
 		await page.goto('/');
 		const links = page.getByRole('link', { name: /^Try it without saving \(/ });
-		await expect(links).toHaveCount(8);
+		// The eight template services of the contract, and Fetch Messages beyond it.
+		await expect(links).toHaveCount(9);
+		await expect(
+			page
+				.getByRole('region', { name: 'The app, beyond the contract' })
+				.getByRole('link', { name: 'Try it without saving (Fetch Messages)' })
+		).toBeVisible();
 		await page.getByRole('link', { name: 'Try it without saving (Phone Number Verifier)' }).click();
 		await expect(page).toHaveURL(/\/services\/phoneNumberVerifier$/);
 		await expect(page.getByText('A scratch editor: nothing here is saved.')).toBeVisible();

@@ -7,18 +7,33 @@ test.describe('services page', () => {
 
 		const groups = ['The app', 'The SSO server', 'The contacts server'];
 		for (const name of groups) {
-			await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+			await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
 		}
 		const provider = page.getByRole('region', { name: /push gateway/ });
 		await expect(provider.getByRole('article')).toHaveCount(2);
 
-		const app = page.getByRole('region', { name: 'The app' });
+		const app = page.getByRole('region', { name: 'The app', exact: true });
 		await expect(app.getByRole('heading', { level: 3 })).toHaveText([
 			/Send Message/,
 			/Media Reference Send/,
 			/Phone Number Verifier/,
 			/Push Token Reporter/
 		]);
+
+		// Beyond the contract, each service and rule says where it comes from.
+		const beyond = page.getByRole('region', { name: 'The app, beyond the contract' });
+		await expect(beyond.getByRole('heading', { level: 3 })).toHaveText([/Fetch Messages/]);
+		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
+		await expect(
+			fetch.getByRole('paragraph').getByRole('button', {
+				name: "Source: From the platform's public documentation: api/client/fetch_messages_modern."
+			})
+		).toBeVisible();
+		const keys = fetch.getByRole('table', { name: 'Configuration keys of Fetch Messages' });
+		await expect(keys.getByRole('button', { name: /^Source: From real providers/ })).toHaveCount(3);
+		await expect(
+			app.getByRole('button', { name: 'Source: From the contract.' }).first()
+		).toBeVisible();
 	});
 
 	test('shows each service with its purpose and configuration keys', async ({ page }) => {
