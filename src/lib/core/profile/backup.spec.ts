@@ -18,6 +18,27 @@ describe('parseBackup', () => {
 		expect(read).toEqual({ ok: true, value: backup, issues: [] });
 	});
 
+	it('keeps the settings of a service beyond the contract (Fetch Messages)', () => {
+		const fetch = ProfileDocumentSchema.parse({
+			services: {
+				fetchMessages: {
+					genericSmsFetchUrl: 'https://sms.example.com/fetch?last=%last_known_sms_id%'
+				}
+			}
+		});
+		const made = makeBackup(
+			{ id: 'p-2', name: 'Fetch', revision: 1 },
+			fetch,
+			'left_out',
+			new Date('2026-01-02T03:04:05Z')
+		);
+		const read = parseBackup(JSON.stringify(made));
+		expect(read.issues).toEqual([]);
+		expect(read.ok && read.value.document.services.fetchMessages).toEqual({
+			genericSmsFetchUrl: 'https://sms.example.com/fetch?last=%last_known_sms_id%'
+		});
+	});
+
 	it('names every key it leaves out, with its path and place, as a warning', () => {
 		const text = JSON.stringify(
 			{
