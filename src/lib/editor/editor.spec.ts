@@ -228,7 +228,7 @@ describe('where a variable comes from', () => {
 		const s = state('?h=%account[host]%&to=%sms_to%');
 		const config = s.facet(templateConfig)!;
 		expect(placeholderInfo(config, placeholderAt(s, 6)!).lines).toContain(
-			"From the platform's public documentation: api/client/intro (account and global placeholders of app-called web services)."
+			"From the platform's public documentation: api/client/intro (account and global placeholders)."
 		);
 		expect(placeholderInfo(config, placeholderAt(s, 24)!).lines).toContain('From the contract.');
 		const options = complete('?h=%')!.options;

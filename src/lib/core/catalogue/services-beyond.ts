@@ -13,16 +13,16 @@ const FORM = 'application/x-www-form-urlencoded';
 /** The common rule of every web service: the platform's introduction page. */
 const INTRO: Source = {
 	kind: 'docs',
-	ref: 'api/client/intro (the common rule of every web service)'
+	ref: 'api/client/intro'
 };
 const FETCH_DOC: Source = { kind: 'docs', ref: 'api/client/fetch_messages_modern' };
 const FETCH_PROVIDERS: Source = {
 	kind: 'providers',
-	ref: "every provider's implementation seen (matrix2acrobits, NethVoice, smsglue, voipbits); the documentation's key list is cut off"
+	ref: "every provider seen; the documentation's key list is cut off"
 };
 const FETCH_ANSWER: Source = {
 	kind: 'providers',
-	ref: "providers' implementations, matching the field names of api/client/fetch_messages_modern where it is readable"
+	ref: 'the field names of api/client/fetch_messages_modern, where readable'
 };
 
 /** Fetch Messages: the app asks for the messages received and sent since the last known ones. */
@@ -32,15 +32,14 @@ export const fetchMessages: Service = {
 	caller: 'app',
 	kind: 'template',
 	purpose:
-		'Fetches the messages received and sent since the last known ones, when the app comes to the foreground and when an incoming-message push arrives.',
+		'Fetches the messages received and sent since the last known ones, when the app comes to the foreground and when an incoming-message push arrives; desktop apps poll.',
 	keys: templateKeys('genericSmsFetch', ACCOUNT_XML, FORM, FETCH_PROVIDERS),
 	deprecatedKeys: [],
 	variables: [
 		variable({
 			name: 'last_known_sms_id',
 			scope: 'service',
-			meaning:
-				'The sms_id of the last received message the app knows; empty when it knows none. Answer only newer messages.',
+			meaning: 'The sms_id of the last received message the app knows; empty when it knows none.',
 			sample: 'Msg-7f3a9c21',
 			source: FETCH_DOC
 		}),
@@ -52,7 +51,7 @@ export const fetchMessages: Service = {
 			sample: 'Out-0042+a/b=',
 			source: {
 				kind: 'providers',
-				ref: 'four providers send it; the readable documentation does not name it'
+				ref: 'four providers; the readable documentation omits it'
 			}
 		})
 	],
@@ -75,16 +74,12 @@ export const fetchMessages: Service = {
 		success: INTRO,
 		failure: {
 			kind: 'inference',
-			ref: 'not documented: nothing is shown, and the app fetches again at the next foreground or push'
+			ref: 'nothing is shown; the app fetches again at the next foreground or push'
 		},
 		responseBody: FETCH_ANSWER,
 		limits: INTRO
 	},
 	remarks: [
-		{
-			text: 'Called each time the app comes to the foreground and when an incoming-message push (NotifyTextMessage) arrives; desktop apps poll.',
-			source: FETCH_DOC
-		},
 		{
 			text: 'Full messaging needs Send Message, Fetch Messages, pushes and the Push Token Reporter.',
 			source: FETCH_DOC
@@ -101,8 +96,8 @@ export const fetchMessages: Service = {
 			source: { kind: 'contract', ref: 'Outgoing message (Send Message request variables)' }
 		},
 		{
-			text: 'Answer only messages newer than %last_known_sms_id% and %last_known_sent_sms_id%: answering every message every time makes the app show duplicates.',
-			source: { kind: 'providers', ref: 'deployments that did not filter, and their fix' }
+			text: 'Answer only messages newer than the last known ids: answering all of them every time shows duplicates.',
+			source: { kind: 'providers', ref: 'deployments that did not filter' }
 		},
 		{
 			text: 'JSON {"date", "received_smss", "sent_smss"}, lists oldest first, dates in RFC 3339 with a time zone; no paging is documented.',

@@ -16,7 +16,7 @@ export function variable(input: VariableInput): Variable {
 /** Account and global values the contract does not name: the platform's pages show them. */
 const PLATFORM_DOCS: Source = {
 	kind: 'docs',
-	ref: 'api/client/intro (account and global placeholders of app-called web services)'
+	ref: 'api/client/intro (account and global placeholders)'
 };
 
 /** The documented account keys (nodes of the Account XML), written `%account[key]%`. */
