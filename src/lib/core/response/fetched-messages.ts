@@ -1,7 +1,8 @@
 import type { Service } from '../catalogue/schema';
 import { ruleIssue } from '../catalogue/sources';
 import { Repeats, type Issue } from '../issues';
-import { parseXml, type XmlElement } from '../xml/parse';
+import type { XmlElement } from '../xml/element';
+import { parseXml } from '../xml/parse';
 import type { ElementSpan } from '../xml/spans';
 import { formatOf } from './body';
 import {
