@@ -189,9 +189,9 @@ describe('a second factor for password accounts', () => {
 		});
 		expect(change.status).toBe(400);
 		expect(change.body.error?.code).toBe('totp_required');
-		expect(
-			(await audit(admin, 'totp.disabled')).filter((e) => e.target === frank.email)
-		).toEqual([]);
+		expect((await audit(admin, 'totp.disabled')).filter((e) => e.target === frank.email)).toEqual(
+			[]
+		);
 	}, 60_000);
 
 	it('is asked for to change the password: missing, wrong or with a wrong password, nothing changes', async () => {
