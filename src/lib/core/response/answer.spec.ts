@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { headerOf, longText, quoted, readAnswerBody, ruleIssue, type RuleSource } from './answer';
 
-const DOCS: RuleSource = { kind: 'docs', page: 'api/client/rate_checker' };
-const PROVIDERS: RuleSource = { kind: 'providers', note: 'seen in real implementations' };
-const INFERENCE: RuleSource = { kind: 'inference', note: 'not documented by the platform' };
+const DOCS: RuleSource = { kind: 'docs', ref: 'api/client/rate_checker' };
+const PROVIDERS: RuleSource = { kind: 'providers', ref: 'seen in real implementations' };
+const INFERENCE: RuleSource = { kind: 'inference', ref: 'not documented by the platform' };
 
 describe('ruleIssue', () => {
 	it('keeps an error of a documented rule and says where it is', () => {

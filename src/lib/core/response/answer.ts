@@ -1,3 +1,5 @@
+import type { Source } from '../catalogue/schema';
+import { severityFrom } from '../catalogue/sources';
 import { lineColumn, type Issue, type Severity } from '../issues';
 import { mediaTypeEssence } from '../template/encode';
 import type { XmlElement } from '../xml/element';
@@ -11,12 +13,8 @@ import { firstCharacters, formatOf } from './body';
  * warns at most), and the reading of a body as JSON or strict XML with what is wrong and where.
  */
 
-/** Where a rule comes from: the contract, the platform's documentation, providers, or inference. */
-export type RuleSource =
-	| { kind: 'contract'; section: string }
-	| { kind: 'docs'; page: string }
-	| { kind: 'providers'; note: string }
-	| { kind: 'inference'; note: string };
+/** Where a rule comes from: the catalogue's one description of a source. */
+export type RuleSource = Source;
 
 /** An issue of a reader: the rule's source, and where in the answer (a JSON path or a line). */
 export interface ReaderIssue extends Issue {
@@ -26,10 +24,10 @@ export interface ReaderIssue extends Issue {
 }
 
 /** An inference of this product, said as such. */
-export const INFERRED: RuleSource = { kind: 'inference', note: 'not documented by the platform' };
+export const INFERRED: RuleSource = { kind: 'inference', ref: 'not documented by the platform' };
 
 /** The common rule of every service (2xx is success, keys by prefix). */
-export const COMMON_RULE: RuleSource = { kind: 'docs', page: 'api/client/intro' };
+export const COMMON_RULE: RuleSource = { kind: 'docs', ref: 'api/client/intro' };
 
 /**
  * An issue of a rule. Only the contract and the documentation can make an error: a rule seen in
@@ -42,10 +40,9 @@ export function ruleIssue(
 	message: string,
 	at?: string
 ): ReaderIssue {
-	const binding = source.kind === 'contract' || source.kind === 'docs';
 	const issue: ReaderIssue = {
 		code,
-		severity: severity === 'error' && !binding ? 'warning' : severity,
+		severity: severityFrom(source, severity),
 		message: at === undefined ? message : `${message} (at ${at})`,
 		source
 	};

@@ -8,12 +8,12 @@ import { readShownTexts, type ShownTextsRule } from './shown-texts';
  */
 
 /** The documentation's FAQ, which gives the XML answer. */
-export const BALANCE_DOCS: RuleSource = { kind: 'docs', page: 'FAQ: balance checker answer' };
+export const BALANCE_DOCS: RuleSource = { kind: 'docs', ref: 'FAQ: balance checker answer' };
 
 /** Providers' JSON answer. */
 export const BALANCE_PROVIDERS: RuleSource = {
 	kind: 'providers',
-	note: 'JSON {"balanceString", "balance", "currency"} seen in providers’ implementations'
+	ref: 'JSON {"balanceString", "balance", "currency"} seen in providers’ implementations'
 };
 
 const RULE: ShownTextsRule = {
@@ -23,7 +23,7 @@ const RULE: ShownTextsRule = {
 		source: BALANCE_DOCS,
 		fields: ['balanceString'],
 		errorFlag: BALANCE_DOCS,
-		missingFlag: { kind: 'inference', note: 'read as the Rate Checker’s documented legacy XML' }
+		missingFlag: { kind: 'inference', ref: 'read as the Rate Checker’s documented legacy XML' }
 	},
 	json: { source: BALANCE_PROVIDERS, fields: ['balanceString'] },
 	textLimit: 100,

@@ -17,7 +17,7 @@ import {
  */
 
 /** The documentation of Web Service Contacts. */
-export const CONTACTS_DOCS: RuleSource = { kind: 'docs', page: 'api/client/web_contacts' };
+export const CONTACTS_DOCS: RuleSource = { kind: 'docs', ref: 'api/client/web_contacts' };
 
 /** Where the checks put what they find, bounded per kind by the caller. */
 export type Report = (code: string, make: () => ReaderIssue) => void;

@@ -22,7 +22,7 @@ import { checkContact, CONTACTS_DOCS } from './contact-entries';
 /** What providers do to spare the app a full download each refresh. */
 export const CONTACTS_PROVIDERS: RuleSource = {
 	kind: 'providers',
-	note: 'Last-Modified / If-Modified-Since and 304, as providers implement the refresh'
+	ref: 'Last-Modified / If-Modified-Since and 304, as providers implement the refresh'
 };
 
 /** What the app does with its web service contacts. */

@@ -29,11 +29,11 @@ import { accountElementOf, notAccountMessage } from './provisioning';
 /** The documentation of external provisioning. */
 export const PROVISIONING_DOCS: RuleSource = {
 	kind: 'docs',
-	page: 'provisioning/external_provisioning'
+	ref: 'provisioning/external_provisioning'
 };
 
 /** The account's title, which providers found the app needs. */
-const TITLE_RULE: RuleSource = { kind: 'providers', note: 'the app needs a title for the account' };
+const TITLE_RULE: RuleSource = { kind: 'providers', ref: 'the app needs a title for the account' };
 
 /** What the generic web-service key rule names: a prefix and one of these suffixes. */
 const SERVICE_KEY =

@@ -16,12 +16,12 @@ import { readShownTexts, type ShownTextsRule } from './shown-texts';
  */
 
 /** The Rate Checker's documentation page (legacy XML). */
-export const RATE_DOCS: RuleSource = { kind: 'docs', page: 'api/client/rate_checker' };
+export const RATE_DOCS: RuleSource = { kind: 'docs', ref: 'api/client/rate_checker' };
 
 /** The JSON texts, as providers answer them citing the documentation. */
 export const RATE_PROVIDERS: RuleSource = {
 	kind: 'providers',
-	note: 'JSON rate strings as providers answer them, citing the documentation'
+	ref: 'JSON rate strings as providers answer them, citing the documentation'
 };
 
 const PLAIN = ['callRateString', 'messageRateString'] as const;

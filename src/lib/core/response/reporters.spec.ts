@@ -8,7 +8,7 @@ describe('readReporterAnswer', () => {
 		for (const reporter of ['pushNotificationReporter', 'accountRemovalReporter'] as const) {
 			const reading = readReporterAnswer(reporter, { ...ok, status: 204 });
 			expect(reading.success).toBe(true);
-			expect(reading.rule).toEqual({ kind: 'inference', note: expect.any(String) });
+			expect(reading.rule).toEqual({ kind: 'inference', ref: expect.any(String) });
 			expect(reading.issues).toEqual([]);
 		}
 		expect(readReporterAnswer('pushTokenReporter', ok).rule.kind).toBe('contract');

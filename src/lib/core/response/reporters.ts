@@ -32,10 +32,10 @@ export interface ReporterReading {
 	issues: ReaderIssue[];
 }
 
-const CONTRACT: RuleSource = { kind: 'contract', section: 'Endpoints: Push Token Reporter' };
+const CONTRACT: RuleSource = { kind: 'contract', ref: 'Endpoints: Push Token Reporter' };
 const SUCCESS_INFERRED: RuleSource = {
 	kind: 'inference',
-	note: 'the answer is not documented: 2xx is read as success, as for every service'
+	ref: 'the answer is not documented: 2xx is read as success, as for every service'
 };
 
 /** The success rule of each reporter, and where its purpose is documented. */
@@ -43,11 +43,11 @@ const REPORTERS: Record<ReporterId, { rule: RuleSource; purpose: RuleSource }> =
 	pushTokenReporter: { rule: CONTRACT, purpose: CONTRACT },
 	pushNotificationReporter: {
 		rule: SUCCESS_INFERRED,
-		purpose: { kind: 'docs', page: 'api/client/push_notification_reporter' }
+		purpose: { kind: 'docs', ref: 'api/client/push_notification_reporter' }
 	},
 	accountRemovalReporter: {
 		rule: SUCCESS_INFERRED,
-		purpose: { kind: 'docs', page: 'api/client/account_removal_reporter' }
+		purpose: { kind: 'docs', ref: 'api/client/account_removal_reporter' }
 	}
 };
 
