@@ -22,7 +22,11 @@ test.describe('services page', () => {
 
 		// Beyond the contract, each service and rule says where it comes from.
 		const beyond = page.getByRole('region', { name: 'The app, beyond the contract' });
-		await expect(beyond.getByRole('heading', { level: 3 })).toHaveText([/Fetch Messages/]);
+		await expect(beyond.getByRole('heading', { level: 3 })).toHaveText([
+			/Fetch Messages/,
+			/Balance Checker/,
+			/Rate Checker/
+		]);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
 		await expect(
 			fetch.getByRole('paragraph').getByRole('button', {

@@ -131,6 +131,32 @@ const FetchedMessagesSchema = z
 	})
 	.meta({ id: 'FetchedMessages' });
 
+const ShownFormat = z.enum(['json', 'xml']).nullable();
+
+/** Balance Checker: the balance text the app shows, or why it shows none. */
+const BalanceReadingSchema = z
+	.object({
+		shown: z.string().nullable().meta({ description: 'null: the app shows no balance.' }),
+		format: ShownFormat,
+		verdict: z.string()
+	})
+	.meta({ id: 'BalanceReading' });
+
+/** Rate Checker: the rate texts the app shows beside the number, or why it shows none. */
+const RateReadingSchema = z
+	.object({
+		shown: z.array(
+			z.object({
+				text: z.enum(['call', 'message', 'rate']),
+				label: z.string(),
+				value: z.string()
+			})
+		),
+		format: ShownFormat,
+		verdict: z.string()
+	})
+	.meta({ id: 'RateReading' });
+
 /** What the service's caller does with a response. */
 const CallerActionSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('success') }),
@@ -160,6 +186,8 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 		})
 	}),
 	z.object({ kind: z.literal('fetchedMessages'), result: FetchedMessagesSchema }),
+	z.object({ kind: z.literal('balance'), result: BalanceReadingSchema }),
+	z.object({ kind: z.literal('rate'), result: RateReadingSchema }),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
 	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
 	z.object({ kind: z.literal('wizardStays') }),

@@ -33,7 +33,9 @@ describe('the catalogue', () => {
 			'pushTokenReporter',
 			'pushSend',
 			'pushMultisend',
-			'fetchMessages'
+			'fetchMessages',
+			'balanceChecker',
+			'rateChecker'
 		]);
 		// The contract's own entries name no source: they are the contract's.
 		expect(SERVICES.filter((s) => !s.source).map((s) => s.id)).toEqual(SERVICE_IDS.slice(0, 10));

@@ -61,7 +61,9 @@ export const KeyRoleSchema = z.enum([
 	'method',
 	'customHeaders',
 	'flag',
-	'fallbackUrl'
+	'fallbackUrl',
+	/** A whole number the app reads as it is (an interval, a length): not a template. */
+	'number'
 ]);
 export type KeyRole = z.infer<typeof KeyRoleSchema>;
 
@@ -79,6 +81,8 @@ export const ConfigKeySchema = z.object({
 	label: z.string(),
 	location: KeyLocationSchema,
 	description: z.string(),
+	/** The value the app uses when the key is not set (numbers only). */
+	default: z.string().optional(),
 	/** Where the key comes from; absent, the contract. */
 	source: SourceSchema.optional()
 });
@@ -155,7 +159,11 @@ export const ResponseBodySchema = z.enum([
 	'notParsed',
 	'pushResults',
 	/** Fetch Messages: received and sent messages, read as the app reads them. */
-	'fetchedMessages'
+	'fetchedMessages',
+	/** Balance Checker: the balance text the app shows. */
+	'balance',
+	/** Rate Checker: the rate texts the app shows beside the number. */
+	'rate'
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 

@@ -94,7 +94,11 @@ describe('Fetch Messages in the catalogue', () => {
 		const groups = servicesByCaller();
 		const beyond = groups.find((g) => g.id === 'beyond');
 		expect(beyond?.label).toBe(BEYOND_CONTRACT_LABEL);
-		expect(beyond?.services.map((s) => s.id)).toEqual(['fetchMessages']);
+		expect(beyond?.services.map((s) => s.id)).toEqual([
+			'fetchMessages',
+			'balanceChecker',
+			'rateChecker'
+		]);
 		const app = groups.find((g) => g.id === 'app');
 		expect(app?.services.map((s) => s.id)).not.toContain('fetchMessages');
 	});

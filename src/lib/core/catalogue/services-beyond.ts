@@ -1,5 +1,5 @@
 import { ACCOUNT_XML, templateKeys } from './keys';
-import type { Service, Source } from './schema';
+import type { ConfigKey, Service, Source } from './schema';
 import { variable } from './variables';
 
 /**
@@ -14,6 +14,28 @@ const FORM = 'application/x-www-form-urlencoded';
 const INTRO: Source = {
 	kind: 'docs',
 	ref: 'api/client/intro'
+};
+/** The rules every app-called service beyond the contract follows, by the common rule. */
+const BY_COMMON_RULE = {
+	accountKeys: 'all',
+	globals: 'all',
+	variableSet: 'open',
+	method: { kind: 'byBody' },
+	contentType: { default: FORM, allowed: null },
+	success: { status: { kind: '2xx' }, body: 'any' },
+	failure: 'ignoreAndRetry',
+	limits: { httpsOnly: false, recipientsPerCall: null, shownBodyChars: null }
+} satisfies Partial<Service>;
+
+/** Those rules' source; failure and the answer are each service's own. */
+const INTRO_RULES = {
+	variableSet: INTRO,
+	accountKeys: INTRO,
+	globals: INTRO,
+	method: INTRO,
+	contentType: INTRO,
+	success: INTRO,
+	limits: INTRO
 };
 const FETCH_DOC: Source = { kind: 'docs', ref: 'api/client/fetch_messages_modern' };
 const FETCH_PROVIDERS: Source = {
@@ -55,29 +77,16 @@ export const fetchMessages: Service = {
 			}
 		})
 	],
-	accountKeys: 'all',
-	globals: 'all',
-	variableSet: 'open',
-	method: { kind: 'byBody' },
-	contentType: { default: FORM, allowed: null },
-	success: { status: { kind: '2xx' }, body: 'any' },
-	failure: 'ignoreAndRetry',
+	...BY_COMMON_RULE,
 	responseBody: 'fetchedMessages',
-	limits: { httpsOnly: false, recipientsPerCall: null, shownBodyChars: null },
 	source: FETCH_DOC,
 	ruleSources: {
-		variableSet: INTRO,
-		accountKeys: INTRO,
-		globals: INTRO,
-		method: INTRO,
-		contentType: INTRO,
-		success: INTRO,
+		...INTRO_RULES,
 		failure: {
 			kind: 'inference',
 			ref: 'nothing is shown; the app fetches again at the next foreground or push'
 		},
-		responseBody: FETCH_ANSWER,
-		limits: INTRO
+		responseBody: FETCH_ANSWER
 	},
 	remarks: [
 		{
@@ -106,6 +115,139 @@ export const fetchMessages: Service = {
 		{
 			text: 'The legacy answer {"date", "unread_smss"} is still read; it has no sent messages.',
 			source: { kind: 'docs', ref: 'api/client/fetch_messages_legacy' }
+		}
+	]
+};
+
+const BALANCE_DOC: Source = { kind: 'docs', ref: 'api/client/balance_checker; FAQ' };
+const BALANCE_KEYS: Source = {
+	kind: 'providers',
+	ref: 'the genericBalanceCheck keys providers configure'
+};
+
+/** A whole-number setting of a service, read by the app as it is. */
+function numberKey(
+	key: string,
+	label: string,
+	fallback: string | null,
+	description: string,
+	source: Source
+): ConfigKey {
+	const entry: ConfigKey = {
+		key,
+		role: 'number',
+		label,
+		location: ACCOUNT_XML,
+		description,
+		source
+	};
+	return fallback === null ? entry : { ...entry, default: fallback };
+}
+
+/** Balance Checker: the app asks for the account's balance and shows the text it gets. */
+export const balanceChecker: Service = {
+	id: 'balanceChecker',
+	title: 'Balance Checker',
+	caller: 'app',
+	kind: 'template',
+	purpose:
+		'Asks for the balance of the account and shows the text it gets, periodically and shortly after each call.',
+	keys: [
+		...templateKeys('genericBalanceCheck', ACCOUNT_XML, FORM, BALANCE_KEYS),
+		numberKey(
+			'balanceCheckIntervalInSeconds',
+			'Interval (s)',
+			'300',
+			'Seconds between two checks; 300 when empty.',
+			BALANCE_DOC
+		),
+		numberKey(
+			'balanceCheckDelayInSeconds',
+			'Delay after a call (s)',
+			'5',
+			'Seconds after a call ends before the balance is checked again; 5 when empty.',
+			BALANCE_DOC
+		)
+	],
+	deprecatedKeys: [],
+	variables: [],
+	...BY_COMMON_RULE,
+	responseBody: 'balance',
+	source: BALANCE_DOC,
+	ruleSources: {
+		...INTRO_RULES,
+		failure: { kind: 'inference', ref: 'no balance is shown until the next check' },
+		responseBody: BALANCE_DOC
+	},
+	remarks: [
+		{
+			text: 'The app shows balanceString as it is; balance and currency are not shown.',
+			source: { kind: 'providers', ref: 'JSON {"balanceString", "balance", "currency"}' }
+		},
+		{
+			text: 'Legacy XML: <response><error>0</error><balanceString>…</balanceString></response>; an error other than 0 shows nothing.',
+			source: BALANCE_DOC
+		}
+	]
+};
+
+const RATE_DOC: Source = { kind: 'docs', ref: 'api/client/rate_checker' };
+
+/** Rate Checker: the app asks for the rates of the number the user is typing. */
+export const rateChecker: Service = {
+	id: 'rateChecker',
+	title: 'Rate Checker',
+	caller: 'app',
+	kind: 'template',
+	purpose:
+		'Asks for the call and message rates of the number the user is typing (after a pause of about a second) and shows them beside it; answers are cached for about two hours.',
+	keys: [
+		...templateKeys('genericRateCheck', ACCOUNT_XML, FORM, RATE_DOC).map((k) =>
+			k.role === 'contentType'
+				? { ...k, source: { kind: 'inference' as const, ref: 'the common rule of every service' } }
+				: k
+		),
+		numberKey(
+			'rateCheckMinNumberLength',
+			'Minimum number length',
+			null,
+			'Digits the number must have before the rate is checked.',
+			RATE_DOC
+		)
+	],
+	deprecatedKeys: [],
+	variables: [
+		variable({
+			name: 'targetNumber',
+			scope: 'service',
+			meaning: 'The number being typed, normalised (+15551231234).',
+			sample: '+15551231234',
+			source: RATE_DOC
+		}),
+		variable({
+			name: 'smartUri',
+			scope: 'service',
+			meaning: "The smart contact's URI; empty unless the number is a smart contact's.",
+			sample: '',
+			source: RATE_DOC
+		})
+	],
+	...BY_COMMON_RULE,
+	responseBody: 'rate',
+	source: RATE_DOC,
+	ruleSources: {
+		...INTRO_RULES,
+		failure: { kind: 'inference', ref: 'no rate is shown for the number' },
+		responseBody: { kind: 'providers', ref: 'JSON rate strings, citing the documentation' }
+	},
+	remarks: [
+		{
+			text: 'JSON callRateString and messageRateString; smartCallRateString and smartMessageRateString when %smartUri% is set.',
+			source: { kind: 'providers', ref: 'JSON rate strings, citing the documentation' }
+		},
+		{
+			text: 'Legacy XML shows rateString when error is 0 or missing. The app may ask for several prefixes of one number.',
+			source: RATE_DOC
 		}
 	]
 };

@@ -1,6 +1,6 @@
 import type { Caller, Service } from './schema';
 import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
-import { fetchMessages } from './services-beyond';
+import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
 import {
 	externalAuth,
 	extSSOProv,
@@ -25,7 +25,9 @@ export const SERVICES: readonly Service[] = [
 	pushTokenReporter,
 	pushSend,
 	pushMultisend,
-	fetchMessages
+	fetchMessages,
+	balanceChecker,
+	rateChecker
 ];
 
 /** The service ids, as used in URLs and the API. */

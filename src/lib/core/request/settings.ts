@@ -76,7 +76,10 @@ function resolveUrl(service: Service, settings: Settings, issues: Issue[]) {
 }
 
 /** Roles whose values are not templates, so the template analysis does not see them. */
-const PLAIN_ROLES = new Set(['contentType', 'method', 'flag']);
+const PLAIN_ROLES = new Set(['contentType', 'method', 'flag', 'number']);
+
+/** A whole number, as the app reads a number setting. */
+const WHOLE_NUMBER = /^\d{1,9}$/;
 
 /** Reads a service's settings the way its caller does. */
 export function resolveSettings(service: Service, settings: Settings): ResolvedSettings {
@@ -84,6 +87,16 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 	for (const key of service.keys) {
 		if (PLAIN_ROLES.has(key.role) && isXmlKey(service, key.key)) {
 			append(issues, xmlCharIssues(text(settings, key.key), key.key));
+		}
+		const value = text(settings, key.key).trim();
+		if (key.role === 'number' && value !== '' && !WHOLE_NUMBER.test(value)) {
+			const fallback = key.default === undefined ? '' : ` (${key.default} when empty)`;
+			issues.push({
+				code: 'number_invalid',
+				severity: 'warning',
+				message: `${key.key} must be a whole number${fallback}; “${value.slice(0, 40)}” is not one.`,
+				field: key.key
+			});
 		}
 	}
 	const known = new Set([

@@ -1,5 +1,7 @@
-/** Values the interpretation needs from the request (the defaults of External Authentication). */
+/** Values the interpretation needs from the request (the defaults of External Authentication, the Rate Checker's number). */
 export interface InterpretContext {
 	username?: string;
 	cloudId?: string;
+	/** Rate Checker: `%smartUri%` of the call; not empty for a smart contact's number. */
+	smartUri?: string;
 }

@@ -7,6 +7,8 @@ import type { InterpretContext } from './interpret-context';
 import { readPhoneNumbers, type PhoneNumbers } from './phone-numbers';
 import { readProvisioningAccount, type ProvisioningAccount } from './provisioning';
 import { readFetchAnswer, type FetchedMessages } from './fetched-messages';
+import { readBalanceAnswer, type BalanceReading } from './balance';
+import { readRateAnswer, type RateReading } from './rate';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 import { matchAnswerShape, type ShapeMatch } from './shapes';
 
@@ -34,6 +36,8 @@ export type CallerAction =
 	| { kind: 'phoneNumbers'; result: PhoneNumbers }
 	| { kind: 'provisioningAccount'; result: ProvisioningAccount }
 	| { kind: 'fetchedMessages'; result: FetchedMessages }
+	| { kind: 'balance'; result: Omit<BalanceReading, 'issues'> }
+	| { kind: 'rate'; result: Omit<RateReading, 'issues'> }
 	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
@@ -194,6 +198,26 @@ function read(
 	return { ...base, success: true, action, summary: result.summary };
 }
 
+/** A reader's issue as every interpretation's issue: its place is already in its message. */
+function plainIssue({ code, severity, message }: Issue): Issue {
+	return { code, severity, message };
+}
+
+/** A texts answer (balance, rate): success when the app shows something, the reading says what. */
+function shownTexts(
+	base: Pick<Interpretation, 'rule' | 'issues'>,
+	action: Extract<CallerAction, { kind: 'balance' | 'rate' }>,
+	shown: string | null
+): Interpretation {
+	return {
+		...base,
+		success: shown !== null,
+		action,
+		summary: action.result.verdict,
+		shownToUser: shown
+	};
+}
+
 function success(
 	service: Service,
 	input: ResponseInput,
@@ -242,6 +266,18 @@ function success(
 		case 'fetchedMessages': {
 			const result = readFetchAnswer(service, input.body, contentType, issues);
 			return read(base, result && { kind: 'fetchedMessages', result }, result, NOT_FETCHED);
+		}
+		case 'balance': {
+			const { issues: found, ...result } = readBalanceAnswer(input);
+			issues.push(...found.map(plainIssue));
+			return shownTexts(base, { kind: 'balance', result }, result.shown);
+		}
+		case 'rate': {
+			const smart = (context.smartUri ?? '') !== '';
+			const { issues: found, ...result } = readRateAnswer(input, { smart });
+			issues.push(...found.map(plainIssue));
+			const shown = result.shown.map((r) => `${r.label}: ${r.value}`).join('\n');
+			return shownTexts(base, { kind: 'rate', result }, shown || null);
 		}
 		case 'notParsed':
 		case 'pushResults':

@@ -95,7 +95,8 @@ export function envelope(
 		{ status, headers, body: text },
 		{
 			username: typeof values.username === 'string' ? values.username : undefined,
-			cloudId: typeof values.cloud_id === 'string' ? values.cloud_id : undefined
+			cloudId: typeof values.cloud_id === 'string' ? values.cloud_id : undefined,
+			smartUri: typeof values.smartUri === 'string' ? values.smartUri : undefined
 		}
 	);
 	// A body prefix the user is shown is cut from the masked body, so a secret cut at the limit
