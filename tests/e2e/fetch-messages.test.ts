@@ -1,7 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { createSink, expect, expectAccessible, test, uniqueName } from './fixtures';
+import {
+	atEveryWidthAndScheme,
+	createJsonSink,
+	expect,
+	layoutScreenshot,
+	test,
+	uniqueName
+} from './fixtures';
 
 /**
  * Fetch Messages in the editor, at a phone's and a laptop's width, light and dark: its settings
@@ -31,75 +35,44 @@ const ANSWER = {
 	sent_smss: []
 };
 
-/** Screenshots of the editor's first screen and of the panel's reading, when asked for. */
-async function screenshot(page: Page, panel: Locator, name: string): Promise<void> {
-	const dir = process.env.LAYOUT_SCREENSHOTS;
-	if (!dir) return;
-	mkdirSync(dir, { recursive: true });
-	await page.evaluate(() => window.scrollTo(0, 0));
-	await page.screenshot({ path: path.join(dir, `${name}-editor.png`) });
-	await panel.screenshot({ path: path.join(dir, `${name}-panel.png`) });
-}
-
 test('Fetch Messages: edit, preview and a test call at 390 and 1440 px, light and dark', async ({
 	page
 }) => {
-	const address = await createSink(page, uniqueName('Fetch sink'));
-	await page.getByLabel('Status').fill('200');
-	await page.getByLabel('Content type').fill('application/json');
-	await page.getByLabel('Body').fill(JSON.stringify(ANSWER));
-	await page.getByRole('button', { name: 'Save the answer' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'now answers 200' })).toBeVisible();
+	const address = await createJsonSink(page, uniqueName('Fetch sink'), ANSWER);
 
-	for (const width of [390, 1440]) {
-		for (const scheme of ['light', 'dark'] as const) {
-			await test.step(`${width} px, ${scheme}`, async () => {
-				await page.setViewportSize({ width, height: 900 });
-				await page.emulateMedia({ colorScheme: scheme });
-				await page.goto('/services/fetchMessages');
-				await expect(page.getByRole('heading', { level: 1, name: 'Fetch Messages' })).toBeVisible();
+	await atEveryWidthAndScheme(page, async (width, scheme) => {
+		await page.goto('/services/fetchMessages');
+		await expect(page.getByRole('heading', { level: 1, name: 'Fetch Messages' })).toBeVisible();
 
-				// Where the rules come from: a mark with its reference, reachable from the keyboard.
-				const mark = page.getByRole('button', {
-					name: "Source: From the platform's public documentation: api/client/fetch_messages_modern."
-				});
-				await mark.focus();
-				await expect(
-					page.getByRole('tooltip').filter({ hasText: 'fetch_messages_modern' }).first()
-				).toBeVisible();
-				await expect(
-					page
-						.getByRole('button', { name: /^Source: From real providers' implementations/ })
-						.first()
-				).toBeVisible();
+		// Where the rules come from: a mark with its reference, reachable from the keyboard.
+		const mark = page.getByRole('button', {
+			name: "Source: From the platform's public documentation: api/client/fetch_messages_modern."
+		});
+		await mark.focus();
+		await expect(
+			page.getByRole('tooltip').filter({ hasText: 'fetch_messages_modern' }).first()
+		).toBeVisible();
+		await expect(
+			page.getByRole('button', { name: /^Source: From real providers' implementations/ }).first()
+		).toBeVisible();
 
-				const url = page.getByRole('textbox', { name: 'URL (genericSmsFetchUrl)' });
-				await url.click();
-				await page.keyboard.type(`${address}fetch?last=%last_known_sms_id%`);
-				await page.keyboard.press('Escape');
-				const preview = page.getByRole('region', { name: 'Request preview' });
-				await expect(preview.getByLabel('URL')).toContainText('fetch?last=Msg-7f3a9c21');
-				await expect(preview).toContainText('GET');
+		const url = page.getByRole('textbox', { name: 'URL (genericSmsFetchUrl)' });
+		await url.click();
+		await page.keyboard.type(`${address}fetch?last=%last_known_sms_id%`);
+		await page.keyboard.press('Escape');
+		const preview = page.getByRole('region', { name: 'Request preview' });
+		await expect(preview.getByLabel('URL')).toContainText('fetch?last=Msg-7f3a9c21');
+		await expect(preview).toContainText('GET');
 
-				await page.keyboard.press('Control+Enter');
-				const panel = page.getByRole('region', { name: 'Test call' });
-				const caller = panel.getByRole('region', { name: 'What the caller does' });
-				await expect(caller).toContainText('The app shows 2 new messages in 2 threads');
-				await expect(caller).toContainText('no time zone');
-				const threads = caller.getByRole('table', { name: 'Messages by thread' });
-				await expect(threads.getByRole('row')).toHaveCount(3);
-				await expect(caller.getByText('Msg-7f3a9c23', { exact: true })).toBeVisible();
+		await page.keyboard.press('Control+Enter');
+		const panel = page.getByRole('region', { name: 'Test call' });
+		const caller = panel.getByRole('region', { name: 'What the caller does' });
+		await expect(caller).toContainText('The app shows 2 new messages in 2 threads');
+		await expect(caller).toContainText('no time zone');
+		const threads = caller.getByRole('table', { name: 'Messages by thread' });
+		await expect(threads.getByRole('row')).toHaveCount(3);
+		await expect(caller.getByText('Msg-7f3a9c23', { exact: true })).toBeVisible();
 
-				await screenshot(page, caller, `fetch-messages-${width}-${scheme}`);
-				const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-					scrollWidth: document.scrollingElement!.scrollWidth,
-					innerWidth: window.innerWidth
-				}));
-				expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
-				if ((width === 390 && scheme === 'light') || (width === 1440 && scheme === 'dark')) {
-					await expectAccessible(page);
-				}
-			});
-		}
-	}
+		await layoutScreenshot(page, caller, `fetch-messages-${width}-${scheme}`);
+	});
 });

@@ -159,6 +159,57 @@ export async function createSink(page: Page, name: string): Promise<string> {
 	return (await page.locator('code').first().textContent())!;
 }
 
+/** Creates an echo sink (see {@link createSink}) that answers 200 with `answer` as JSON. */
+export async function createJsonSink(page: Page, name: string, answer: unknown): Promise<string> {
+	const address = await createSink(page, name);
+	await page.getByLabel('Status').fill('200');
+	await page.getByLabel('Content type').fill('application/json');
+	await page.getByLabel('Body').fill(JSON.stringify(answer));
+	await page.getByRole('button', { name: 'Save the answer' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'now answers 200' })).toBeVisible();
+	return address;
+}
+
+/**
+ * Runs `check` at a phone's and a laptop's width, light and dark, each as a step; after each the
+ * page must not scroll sideways, and two of them (phone light, laptop dark) are checked by axe.
+ */
+export async function atEveryWidthAndScheme(
+	page: Page,
+	check: (width: number, scheme: 'light' | 'dark') => Promise<void>
+): Promise<void> {
+	for (const width of [390, 1440]) {
+		for (const scheme of ['light', 'dark'] as const) {
+			await base.step(`${width} px, ${scheme}`, async () => {
+				await page.setViewportSize({ width, height: 900 });
+				await page.emulateMedia({ colorScheme: scheme });
+				await check(width, scheme);
+				const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+					scrollWidth: document.scrollingElement!.scrollWidth,
+					innerWidth: window.innerWidth
+				}));
+				expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
+				if ((width === 390 && scheme === 'light') || (width === 1440 && scheme === 'dark')) {
+					await expectAccessible(page);
+				}
+			});
+		}
+	}
+}
+
+/**
+ * Screenshots of the page's first screen and of `part`, into the folder `LAYOUT_SCREENSHOTS`
+ * names (nothing without it), to look at by eye.
+ */
+export async function layoutScreenshot(page: Page, part: Locator, name: string): Promise<void> {
+	const dir = process.env.LAYOUT_SCREENSHOTS;
+	if (!dir) return;
+	mkdirSync(dir, { recursive: true });
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await page.screenshot({ path: path.join(dir, `${name}-editor.png`) });
+	await part.screenshot({ path: path.join(dir, `${name}-panel.png`) });
+}
+
 /**
  * Clicks the completion option named `name` until `field` reads `expected`. CodeMirror ignores
  * the list's commands for 75 ms after it opens or changes (`interactionDelay`), so that keys
