@@ -25,7 +25,9 @@ test.describe('services page', () => {
 		await expect(beyond.getByRole('heading', { level: 3 })).toHaveText([
 			/Fetch Messages/,
 			/Balance Checker/,
-			/Rate Checker/
+			/Rate Checker/,
+			/Account Removal Reporter/,
+			/Push Notification Reporter/
 		]);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
 		await expect(

@@ -188,6 +188,14 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('fetchedMessages'), result: FetchedMessagesSchema }),
 	z.object({ kind: z.literal('balance'), result: BalanceReadingSchema }),
 	z.object({ kind: z.literal('rate'), result: RateReadingSchema }),
+	z.object({
+		kind: z.literal('report'),
+		delivered: z.boolean().meta({ description: 'Whether the app counts the report as delivered.' }),
+		duty: z
+			.string()
+			.nullable()
+			.meta({ description: 'What the provider should do with the call; null: not delivered.' })
+	}),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
 	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
 	z.object({ kind: z.literal('wizardStays') }),

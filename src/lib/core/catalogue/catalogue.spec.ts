@@ -35,7 +35,9 @@ describe('the catalogue', () => {
 			'pushMultisend',
 			'fetchMessages',
 			'balanceChecker',
-			'rateChecker'
+			'rateChecker',
+			'accountRemovalReporter',
+			'pushNotificationReporter'
 		]);
 		// The contract's own entries name no source: they are the contract's.
 		expect(SERVICES.filter((s) => !s.source).map((s) => s.id)).toEqual(SERVICE_IDS.slice(0, 10));

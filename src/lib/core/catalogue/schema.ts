@@ -163,7 +163,9 @@ export const ResponseBodySchema = z.enum([
 	/** Balance Checker: the balance text the app shows. */
 	'balance',
 	/** Rate Checker: the rate texts the app shows beside the number. */
-	'rate'
+	'rate',
+	/** The reporters beyond the contract: only the status is read; the provider acts on the call. */
+	'report'
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 

@@ -97,7 +97,9 @@ describe('Fetch Messages in the catalogue', () => {
 		expect(beyond?.services.map((s) => s.id)).toEqual([
 			'fetchMessages',
 			'balanceChecker',
-			'rateChecker'
+			'rateChecker',
+			'accountRemovalReporter',
+			'pushNotificationReporter'
 		]);
 		const app = groups.find((g) => g.id === 'app');
 		expect(app?.services.map((s) => s.id)).not.toContain('fetchMessages');

@@ -8,7 +8,7 @@ import { variable } from './variables';
  * or an inference, and every rule says which.
  */
 
-const FORM = 'application/x-www-form-urlencoded';
+export const FORM = 'application/x-www-form-urlencoded';
 
 /** The common rule of every web service: the platform's introduction page. */
 const INTRO: Source = {
@@ -16,7 +16,7 @@ const INTRO: Source = {
 	ref: 'api/client/intro'
 };
 /** The rules every app-called service beyond the contract follows, by the common rule. */
-const BY_COMMON_RULE = {
+export const BY_COMMON_RULE = {
 	accountKeys: 'all',
 	globals: 'all',
 	variableSet: 'open',
@@ -28,7 +28,7 @@ const BY_COMMON_RULE = {
 } satisfies Partial<Service>;
 
 /** Those rules' source; failure and the answer are each service's own. */
-const INTRO_RULES = {
+export const INTRO_RULES = {
 	variableSet: INTRO,
 	accountKeys: INTRO,
 	globals: INTRO,
@@ -37,6 +37,12 @@ const INTRO_RULES = {
 	success: INTRO,
 	limits: INTRO
 };
+/** A content type key the documentation does not name, inferred by the common rule. */
+export function contentTypeInferred(keys: ConfigKey[]): ConfigKey[] {
+	const inferred: Source = { kind: 'inference', ref: 'the common rule of every service' };
+	return keys.map((k) => (k.role === 'contentType' ? { ...k, source: inferred } : k));
+}
+
 const FETCH_DOC: Source = { kind: 'docs', ref: 'api/client/fetch_messages_modern' };
 const FETCH_PROVIDERS: Source = {
 	kind: 'providers',
@@ -202,11 +208,7 @@ export const rateChecker: Service = {
 	purpose:
 		'Asks for the call and message rates of the number the user is typing (after a pause of about a second) and shows them beside it; answers are cached for about two hours.',
 	keys: [
-		...templateKeys('genericRateCheck', ACCOUNT_XML, FORM, RATE_DOC).map((k) =>
-			k.role === 'contentType'
-				? { ...k, source: { kind: 'inference' as const, ref: 'the common rule of every service' } }
-				: k
-		),
+		...contentTypeInferred(templateKeys('genericRateCheck', ACCOUNT_XML, FORM, RATE_DOC)),
 		numberKey(
 			'rateCheckMinNumberLength',
 			'Minimum number length',

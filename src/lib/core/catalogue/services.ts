@@ -1,6 +1,7 @@
 import type { Caller, Service } from './schema';
 import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
 import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
+import { accountRemovalReporter, pushNotificationReporter } from './services-reporters';
 import {
 	externalAuth,
 	extSSOProv,
@@ -27,7 +28,9 @@ export const SERVICES: readonly Service[] = [
 	pushMultisend,
 	fetchMessages,
 	balanceChecker,
-	rateChecker
+	rateChecker,
+	accountRemovalReporter,
+	pushNotificationReporter
 ];
 
 /** The service ids, as used in URLs and the API. */

@@ -4,4 +4,6 @@ export interface InterpretContext {
 	cloudId?: string;
 	/** Rate Checker: `%smartUri%` of the call; not empty for a smart contact's number. */
 	smartUri?: string;
+	/** Push Notification Reporter: the received push's keys (`pushId`, `type`, …) of the call. */
+	push?: Record<string, string>;
 }

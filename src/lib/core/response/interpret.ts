@@ -1,4 +1,4 @@
-import { findService } from '../catalogue/services';
+import { findService, keyOf } from '../catalogue/services';
 import type { Service } from '../catalogue/schema';
 import { ruleIssue } from '../catalogue/sources';
 import type { Issue } from '../issues';
@@ -9,6 +9,7 @@ import { readProvisioningAccount, type ProvisioningAccount } from './provisionin
 import { readFetchAnswer, type FetchedMessages } from './fetched-messages';
 import { readBalanceAnswer, type BalanceReading } from './balance';
 import { readRateAnswer, type RateReading } from './rate';
+import { readReporterAnswer, type ReporterId } from './reporters';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 import { matchAnswerShape, type ShapeMatch } from './shapes';
 
@@ -38,6 +39,7 @@ export type CallerAction =
 	| { kind: 'fetchedMessages'; result: FetchedMessages }
 	| { kind: 'balance'; result: Omit<BalanceReading, 'issues'> }
 	| { kind: 'rate'; result: Omit<RateReading, 'issues'> }
+	| { kind: 'report'; delivered: boolean; duty: string | null }
 	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
@@ -218,6 +220,30 @@ function shownTexts(
 	};
 }
 
+/**
+ * A reporter's answer, either status: the app reads only the status and shows nothing, so the
+ * reading says whether the report counts as delivered and what the provider should do with it.
+ */
+function reported(
+	service: Service,
+	input: ResponseInput,
+	context: InterpretContext,
+	{ rule, issues }: Pick<Interpretation, 'rule' | 'issues'>
+): Interpretation {
+	// Named by its keys' prefix (accountRemovalReporterUrl): a copy of the entry reads the same.
+	const reporter = (keyOf(service, 'url') ?? '').replace(/Url$/, '');
+	const reading = readReporterAnswer(reporter as ReporterId, input, context.push ?? {});
+	issues.push(...reading.issues.map(plainIssue));
+	return {
+		success: reading.success,
+		rule,
+		issues,
+		action: { kind: 'report', delivered: reading.success, duty: reading.duty },
+		summary: reading.verdict,
+		shownToUser: null
+	};
+}
+
 function success(
 	service: Service,
 	input: ResponseInput,
@@ -281,6 +307,7 @@ function success(
 		}
 		case 'notParsed':
 		case 'pushResults':
+		case 'report':
 			return {
 				...base,
 				action: { kind: 'success' },
@@ -393,6 +420,7 @@ function judge(
 	context: InterpretContext,
 	issues: Issue[]
 ): Interpretation {
+	if (service.responseBody === 'report') return reported(service, input, context, { rule, issues });
 	if (!isSuccessStatus(service, input.status)) {
 		if (service.success.status.kind === 'exact' && input.status >= 200 && input.status < 300) {
 			issues.push({

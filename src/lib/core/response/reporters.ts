@@ -29,6 +29,8 @@ export interface ReporterReading {
 	rule: RuleSource;
 	/** One or two sentences: the outcome, and what the provider should do with the call. */
 	verdict: string;
+	/** What the provider should do with a delivered report; null when it was not delivered. */
+	duty: string | null;
 	issues: ReaderIssue[];
 }
 
@@ -64,7 +66,8 @@ function duty(reporter: ReporterId, push: Record<string, string>): string {
 		case 'pushNotificationReporter': {
 			const id = Object.hasOwn(push, 'pushId') ? push.pushId : '';
 			if (id !== '') return `The provider should now count push test ${quoted(id)} as delivered.`;
-			const type = Object.hasOwn(push, 'type') ? ` (type ${quoted(push.type, 40)})` : '';
+			const type =
+				Object.hasOwn(push, 'type') && push.type !== '' ? ` (type ${quoted(push.type, 40)})` : '';
 			return `The provider should now count the delivery of this push${type} in its statistics.`;
 		}
 	}
@@ -84,7 +87,8 @@ export function readReporterAnswer(
 		return {
 			success: false,
 			rule,
-			verdict: `HTTP ${input.status}: the report is not delivered, so the provider has nothing to do with it.`,
+			verdict: `HTTP ${input.status}: the report is not delivered, so the provider has nothing to do with it; the app shows nothing to the user.`,
+			duty: null,
 			issues
 		};
 	}
@@ -98,10 +102,6 @@ export function readReporterAnswer(
 		const message = `The body is ${size} characters long: the app does not read it, yet downloads it with every report. Answer with no body.`;
 		issues.push(ruleIssue(INFERRED, 'reporter_body_large', 'info', message));
 	}
-	return {
-		success: true,
-		rule,
-		verdict: `The report is delivered. ${duty(reporter, push)}`,
-		issues
-	};
+	const todo = duty(reporter, push);
+	return { success: true, rule, verdict: `The report is delivered. ${todo}`, duty: todo, issues };
 }

@@ -72,6 +72,16 @@ function header(headers: HeaderField[], name: string): string | null {
 	return headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
 }
 
+/** The call's values of the service's own variables (a reported push's keys), as text. */
+function ownValues(service: string, values: Values): Record<string, string> {
+	const own: Record<string, string> = {};
+	for (const v of getService(service).variables) {
+		const value = Object.hasOwn(values, v.name) ? values[v.name] : undefined;
+		if (v.scope === 'service' && typeof value === 'string') own[v.name] = value;
+	}
+	return own;
+}
+
 /**
  * The envelope and the interpretation of a response. `secrets` are every form of the secrets
  * the call carried (`secretForms`): an upstream that echoes one back, as sent or decoded, gets it
@@ -96,7 +106,8 @@ export function envelope(
 		{
 			username: typeof values.username === 'string' ? values.username : undefined,
 			cloudId: typeof values.cloud_id === 'string' ? values.cloud_id : undefined,
-			smartUri: typeof values.smartUri === 'string' ? values.smartUri : undefined
+			smartUri: typeof values.smartUri === 'string' ? values.smartUri : undefined,
+			push: ownValues(service, values)
 		}
 	);
 	// A body prefix the user is shown is cut from the masked body, so a secret cut at the limit
