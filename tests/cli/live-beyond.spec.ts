@@ -1,0 +1,116 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyOf, SERVICES } from '../../src/lib/core/catalogue/services';
+import { startUpstream, type Upstream } from '../helpers/upstream';
+import { ensureBuilt, run, tempDir } from './helpers';
+
+/**
+ * `check --live` and snapshots of the services beyond the contract, against a real local server
+ * on port 0: one request per configured service, judged as its test call judges the answer.
+ */
+
+let upstream: Upstream;
+let work: { dir: string; remove: () => void };
+const ENV = {
+	OUTBOUND_ALLOW: '127.0.0.1',
+	OUTBOUND_PORTS: '*',
+	OUTBOUND_HEADERS_TIMEOUT_MS: '1000',
+	OUTBOUND_TOTAL_TIMEOUT_MS: '4000'
+};
+
+/** Every template service beyond the contract, whoever added it. */
+const BEYOND = SERVICES.filter((s) => s.source && s.kind === 'template');
+
+beforeAll(async () => {
+	[upstream] = await Promise.all([startUpstream(), ensureBuilt()]);
+	work = tempDir();
+});
+
+afterAll(async () => {
+	await upstream.stop();
+	work.remove();
+});
+
+/** An account XML whose services (by id) each have a URL at the upstream, `/<id>`. */
+function profile(name: string, ids: string[]): string {
+	const file = path.join(work.dir, `${name}.xml`);
+	const keys = ids.map((id) => {
+		const key = keyOf(
+			SERVICES.find((s) => s.id === id)!,
+			'url'
+		)!;
+		return `<${key}>${upstream.url}/${id}</${key}>\n`;
+	});
+	writeFileSync(file, `<account>\n${keys.join('')}</account>\n`);
+	return file;
+}
+
+interface LiveRendering {
+	service: string;
+	live?: { status?: number; success?: boolean; summary?: string; error?: { code: string } }[];
+}
+
+const REPORTERS = ['accountRemovalReporter', 'pushNotificationReporter'];
+
+describe('check --live beyond the contract', () => {
+	it('sends one request to each configured service and judges each answer', async () => {
+		const ids = BEYOND.map((s) => s.id);
+		expect(ids).toEqual(expect.arrayContaining(['fetchMessages', ...REPORTERS]));
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live', profile('all', ids), '--reporter', 'json'], {
+			env: ENV
+		});
+		const paths = upstream.requests.slice(before).map((r) => r.url.split('?')[0]);
+		expect(paths.sort()).toEqual(ids.map((id) => `/${id}`).sort());
+		const renderings: LiveRendering[] = JSON.parse(result.stdout).files[0].renderings;
+		const live = renderings.flatMap((r) => (r.live ?? []).map((l) => [r.service, l.status]));
+		expect(live.sort()).toEqual(ids.map((id) => [id, 200]).sort());
+		const summary = (id: string) => renderings.find((r) => r.service === id)!.live![0].summary;
+		expect(summary('accountRemovalReporter')).toBe(
+			'The report is delivered. The provider should now delete the push tokens it stored for this selector: the account was signed out or removed, so no push may go to it.'
+		);
+		// The catalogue's sample of %pushId% is a push test's id.
+		expect(summary('pushNotificationReporter')).toBe(
+			'The report is delivered. The provider should now count push test “test-7f3a9c21” as delivered.'
+		);
+	});
+
+	it('fails the check on a reporter’s 404, saying the app shows nothing, in text and JUnit', async () => {
+		const file = profile('removal-404', ['accountRemovalReporter']);
+		upstream.answerNext({ status: 404, body: 'Not Found' });
+		const text = await run(['check', '--live', file], { env: ENV });
+		expect(text.code).toBe(1);
+		expect(text.stdout).toContain(
+			'accountRemovalReporter with "Samples": 404 → HTTP 404: the report is not delivered, so the provider has nothing to do with it; the app shows nothing to the user.'
+		);
+		expect(text.stdout).toMatch(/warning +Live answer 404: HTTP 404 is not a success/);
+		upstream.answerNext({ status: 404, body: 'Not Found' });
+		const junit = await run(['check', '--live', file, '--reporter', 'junit'], { env: ENV });
+		expect(junit.stdout).toMatch(
+			/<testcase name="render accountRemovalReporter with &quot;Samples&quot;"[^>]*>\s*<failure message="The platform reads the answer as a failure \(HTTP 404\)[^"]*" type="live_failed">/
+		);
+	});
+
+	it('ends a reporter that never answers with the timeout, a network failure', async () => {
+		const file = profile('delivery-silent', ['pushNotificationReporter']);
+		upstream.answerNext(() => {});
+		const result = await run(['check', '--live', file, '--reporter', 'json'], { env: ENV });
+		expect(result.code).toBe(4);
+		const [rendering] = JSON.parse(result.stdout).files[0].renderings as LiveRendering[];
+		expect(rendering.live![0].error).toMatchObject({ code: 'headers_timeout' });
+	});
+
+	it('writes and then matches a snapshot of each reporter’s request', async () => {
+		const file = profile('snapshots', REPORTERS);
+		const snapshots = path.join(work.dir, 'snapshots');
+		const args = ['check', file, '--snapshots', snapshots];
+		const written = await run([...args, '--update-snapshots'], { env: ENV });
+		expect(written.stdout).toContain('snapshots: 2 written');
+		const stored = readdirSync(snapshots, { recursive: true, encoding: 'utf8' });
+		for (const id of REPORTERS) expect(stored.join('\n')).toContain(id);
+		const again = await run(args, { env: ENV });
+		expect(again.code).toBe(0);
+		expect(again.stdout).toContain('snapshots: 2 match');
+	});
+});
