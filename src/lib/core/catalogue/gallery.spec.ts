@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRequests } from '../request';
 import { interpretResponse } from '../response';
 import { GALLERY, galleryTemplate } from './gallery';
+import { SourceSchema } from './schema';
 import { sampleValues } from './samples';
 import { findService } from './services';
 
@@ -77,4 +78,29 @@ describe('the gallery', () => {
 			expect(reading.issues).toEqual([]);
 		}
 	});
+
+	it.each([
+		['balanceChecker', ['balance-legacy-xml', 'balance-json-post'], 'balance'],
+		['rateChecker', ['rate-json-post', 'rate-legacy-get'], 'rate'],
+		['accountRemovalReporter', ['account-removal-json'], 'report'],
+		['pushNotificationReporter', ['push-delivery-get'], 'report']
+	])(
+		'has real styles for %s, each with its source, each answer read as a success',
+		(id, ids, kind) => {
+			const templates = GALLERY.filter((t) => t.services[id]);
+			expect(templates.map((t) => t.id)).toEqual(ids);
+			for (const template of templates) {
+				expect(SourceSchema.parse(template.source)).toEqual(template.source);
+				const { answer } = template;
+				expect(answer?.service).toBe(id);
+				const reading = interpretResponse(id, {
+					status: answer!.status,
+					headers: answer!.contentType ? { 'content-type': answer!.contentType } : {},
+					body: answer!.body
+				});
+				expect([reading.success, reading.action.kind]).toEqual([true, kind]);
+				expect(reading.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+			}
+		}
+	);
 });

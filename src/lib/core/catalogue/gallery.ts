@@ -7,6 +7,8 @@
  * the lint warns.
  */
 
+import type { Source } from './schema';
+
 /** What a provider's handler in this style answers, and what the platform makes of it. */
 export interface GalleryAnswer {
 	status: number;
@@ -29,7 +31,15 @@ export interface GalleryTemplate {
 	accountValues?: Record<string, string>;
 	/** The answer of Send Message (or of the one service) in this style. */
 	answer?: { service: string } & GalleryAnswer;
+	/** Where the style comes from; absent, real providers' implementations. */
+	source?: Source;
 }
+
+/** The source of a template that names none: the styles seen in providers' public code. */
+export const GALLERY_SOURCE: Source = {
+	kind: 'providers',
+	ref: "about ten providers' public implementations"
+};
 
 export const GALLERY: readonly GalleryTemplate[] = [
 	{
@@ -239,6 +249,133 @@ export const GALLERY: readonly GalleryTemplate[] = [
 			contentType: 'application/xml',
 			body: '<response><date>2026-03-01T10:00:00Z</date><received_smss><sms><sms_id>9001</sms_id><sending_date>2026-03-01T09:58:00+01:00</sending_date><sender>+14155550123</sender><sms_text>Call me</sms_text></sms></received_smss><sent_smss/></response>'
 		}
+	},
+	{
+		id: 'balance-legacy-xml',
+		title: 'Balance Checker as a GET, answered with the legacy XML',
+		notes: [
+			'No post data, so the request is GET; the SHA-1 of the password, not the password, goes in the query, so access logs do not keep it.',
+			'The answer is the documented legacy XML: error 0 and the balanceString the app shows as it is. Any other error shows nothing.'
+		],
+		services: {
+			balanceChecker: {
+				genericBalanceCheckUrl:
+					'https://billing.example.com/balance?user=%account[username]%&hash=%sha1(%account[password]%)%',
+				balanceCheckIntervalInSeconds: '600'
+			}
+		},
+		answer: {
+			service: 'balanceChecker',
+			status: 200,
+			contentType: 'text/xml',
+			body: '<response><error>0</error><balanceString>$60.20</balanceString></response>'
+		},
+		source: { kind: 'docs', ref: 'api/client/balance_checker; FAQ' }
+	},
+	{
+		id: 'balance-json-post',
+		title: 'Balance Checker as a JSON POST, answered with balanceString',
+		notes: [
+			'Credentials in a JSON body over https, as most billing back ends take them.',
+			'The answer carries balance and currency for the provider’s own use: the app shows only balanceString, so format it there.'
+		],
+		services: {
+			balanceChecker: {
+				genericBalanceCheckUrl: 'https://api.example.com/v2/balance',
+				genericBalanceCheckPostData:
+					'{"username": "%account[username]%", "password": "%account[password]%"}',
+				genericBalanceCheckContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'balanceChecker',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"balanceString": "€ 3.10", "balance": 3.1, "currency": "EUR"}'
+		},
+		source: { kind: 'providers', ref: 'JSON {"balanceString", "balance", "currency"}' }
+	},
+	{
+		id: 'rate-json-post',
+		title: 'Rate Checker as a JSON POST with the number and the smart URI',
+		notes: [
+			'The number arrives normalised (+15551231234); %smartUri% is empty unless the number is a smart contact’s, when the smart rates are shown instead.',
+			'The app asks while the user types, possibly for several prefixes of one number, and keeps answers about two hours: answer fast.'
+		],
+		services: {
+			rateChecker: {
+				genericRateCheckUrl: 'https://api.example.com/v2/rates',
+				genericRateCheckPostData:
+					'{"username": "%account[username]%", "to": "%targetNumber%", "smart_uri": "%smartUri%"}',
+				genericRateCheckContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'rateChecker',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"callRateString": "$0.02/min", "messageRateString": "$0.01", "smartCallRateString": "free", "smartMessageRateString": "free"}'
+		},
+		source: { kind: 'providers', ref: 'JSON rate strings, citing the documentation' }
+	},
+	{
+		id: 'rate-legacy-get',
+		title: 'Rate Checker as a GET, answered with the legacy XML rateString',
+		notes: [
+			'The number goes in the query, percent-encoded (+ becomes %2B).',
+			'The legacy XML answer: the app shows rateString when error is 0 or missing.'
+		],
+		services: {
+			rateChecker: {
+				genericRateCheckUrl:
+					'https://billing.example.com/rate?user=%account[username]%&to=%targetNumber%',
+				rateCheckMinNumberLength: '6'
+			}
+		},
+		answer: {
+			service: 'rateChecker',
+			status: 200,
+			contentType: 'application/xml',
+			body: '<response><error>0</error><rateString>5 c/min</rateString></response>'
+		},
+		source: { kind: 'docs', ref: 'api/client/rate_checker' }
+	},
+	{
+		id: 'account-removal-json',
+		title: 'Account Removal Reporter as a JSON POST of the selector and tokens',
+		notes: [
+			'The Push Token Reporter’s JSON body, sent when the user signs out or removes the account: the server deletes what it stored under the selector.',
+			'The key names (accountRemovalReporterUrl, …) are not published by the platform and follow the prefix rule: check them against your app. Handlers answer an empty 200.'
+		],
+		services: {
+			accountRemovalReporter: {
+				accountRemovalReporterUrl: 'https://push.example.com/api/unregister',
+				accountRemovalReporterPostData:
+					'{"username": "%account[username]%", "password": "%account[password]%", "selector": "%selector%", "token_calls": "%pushTokenIncomingCall%", "token_msgs": "%pushTokenOther%"}',
+				accountRemovalReporterContentType: 'application/json'
+			}
+		},
+		answer: { service: 'accountRemovalReporter', status: 200, contentType: null, body: '' },
+		source: {
+			kind: 'inference',
+			ref: "the Push Token Reporter's JSON style; the key names are not published"
+		}
+	},
+	{
+		id: 'push-delivery-get',
+		title: 'Push Notification Reporter as a GET with the push’s keys',
+		notes: [
+			'Every received push is reported: the query carries the push test’s id (empty for other pushes) and the push’s type, for delivery statistics.',
+			'Sent for every push, so keep the handler cheap and answer an empty 200; the app reads nothing of the answer.'
+		],
+		services: {
+			pushNotificationReporter: {
+				pushNotificationReporterUrl:
+					'https://push.example.com/api/delivered?user=%account[username]%&push=%pushId%&type=%type%'
+			}
+		},
+		answer: { service: 'pushNotificationReporter', status: 204, contentType: null, body: '' },
+		source: { kind: 'docs', ref: 'api/client/push_notification_reporter' }
 	}
 ];
 
