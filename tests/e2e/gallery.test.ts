@@ -201,4 +201,32 @@ test.describe('the gallery in the editor', () => {
 			});
 		}
 	}
+
+	test('says where a style comes from, and reads a checker’s answer as the app shows it', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Gallery sources'));
+		await page.goto(`/profiles/${id}/services/balanceChecker`);
+		await expect(page.getByRole('textbox', { name: 'URL (genericBalanceCheckUrl)' })).toBeVisible();
+		const gallery = page.locator('details.gallery');
+		await gallery.locator('summary').click();
+		await gallery
+			.getByRole('button', { name: 'Balance Checker as a GET, answered with the legacy XML' })
+			.click();
+		const detail = gallery.getByRole('region', { name: 'Balance Checker as a GET' });
+		await expect(
+			detail.getByRole('button', {
+				name: "Source: From the platform's public documentation: api/client/balance_checker; FAQ."
+			})
+		).toBeVisible();
+		await expect(detail.getByRole('region', { name: 'What the caller does' })).toContainText(
+			'The app shows the balance “$60.20”.'
+		);
+		await gallery
+			.getByRole('button', { name: 'Balance Checker as a JSON POST, answered with balanceString' })
+			.click();
+		await expect(
+			gallery.getByRole('button', { name: /^Source: From real providers' implementations: / })
+		).toBeVisible();
+	});
 });
