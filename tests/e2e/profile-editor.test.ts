@@ -270,8 +270,8 @@ test.describe('profile editor', () => {
 		const id = await createProfile(page, uniqueName('Marks'));
 		await page.goto(`/profiles/${id}/services/invitationAccepted`);
 		const nav = page.getByRole('navigation', { name: 'Services of this profile' });
-		// The contract's eight template services, the five beyond it, and the push settings.
-		await expect(nav.getByRole('link')).toHaveCount(14);
+		// The contract's eight template services, the six beyond it, and the push settings.
+		await expect(nav.getByRole('link')).toHaveCount(15);
 		await expect(nav.getByRole('link').last()).toHaveText('Push settings');
 		await expect(nav.getByRole('link', { name: 'Invitation Accepted' })).toHaveAttribute(
 			'aria-current',

@@ -157,6 +157,31 @@ const RateReadingSchema = z
 	})
 	.meta({ id: 'RateReading' });
 
+/** Initial provisioning: the settings the app merges from the `<account>` answer, or why it stops. */
+const ProvisioningAnswerSchema = z
+	.object({
+		outcome: z.enum(['merged', 'failed']),
+		shownToUser: z.string().nullable(),
+		settings: z.array(
+			z.object({
+				key: z.string(),
+				value: z.string().meta({ description: 'A credential’s value is the mask.' }),
+				line: z.number().int(),
+				secret: z.boolean(),
+				webService: z
+					.boolean()
+					.meta({ description: 'A web service’s key, readable into a profile.' })
+			})
+		),
+		webServiceKeys: z.array(z.string()),
+		importFragment: z.string().nullable().meta({
+			description:
+				'The web-service elements as written, credentials left out: XML for the import review.'
+		}),
+		verdict: z.string()
+	})
+	.meta({ id: 'ProvisioningAnswer' });
+
 /** What the service's caller does with a response. */
 const CallerActionSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('success') }),
@@ -196,6 +221,7 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 			.nullable()
 			.meta({ description: 'What the provider should do with the call; null: not delivered.' })
 	}),
+	z.object({ kind: z.literal('provisioningAnswer'), result: ProvisioningAnswerSchema }),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
 	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
 	z.object({ kind: z.literal('wizardStays') }),

@@ -37,7 +37,8 @@ describe('the catalogue', () => {
 			'balanceChecker',
 			'rateChecker',
 			'accountRemovalReporter',
-			'pushNotificationReporter'
+			'pushNotificationReporter',
+			'initialProvisioning'
 		]);
 		// The contract's own entries name no source: they are the contract's.
 		expect(SERVICES.filter((s) => !s.source).map((s) => s.id)).toEqual(SERVICE_IDS.slice(0, 10));

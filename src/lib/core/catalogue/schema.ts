@@ -165,7 +165,9 @@ export const ResponseBodySchema = z.enum([
 	/** Rate Checker: the rate texts the app shows beside the number. */
 	'rate',
 	/** The reporters beyond the contract: only the status is read; the provider acts on the call. */
-	'report'
+	'report',
+	/** Initial provisioning: the `<account>` document the app merges, or why it stops. */
+	'provisioningAnswer'
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 

@@ -99,7 +99,8 @@ describe('Fetch Messages in the catalogue', () => {
 			'balanceChecker',
 			'rateChecker',
 			'accountRemovalReporter',
-			'pushNotificationReporter'
+			'pushNotificationReporter',
+			'initialProvisioning'
 		]);
 		const app = groups.find((g) => g.id === 'app');
 		expect(app?.services.map((s) => s.id)).not.toContain('fetchMessages');

@@ -2,6 +2,7 @@ import type { Caller, Service } from './schema';
 import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
 import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
 import { accountRemovalReporter, pushNotificationReporter } from './services-reporters';
+import { initialProvisioning } from './services-provisioning';
 import {
 	externalAuth,
 	extSSOProv,
@@ -30,7 +31,8 @@ export const SERVICES: readonly Service[] = [
 	balanceChecker,
 	rateChecker,
 	accountRemovalReporter,
-	pushNotificationReporter
+	pushNotificationReporter,
+	initialProvisioning
 ];
 
 /** The service ids, as used in URLs and the API. */

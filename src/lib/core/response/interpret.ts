@@ -10,6 +10,7 @@ import { readFetchAnswer, type FetchedMessages } from './fetched-messages';
 import { readBalanceAnswer, type BalanceReading } from './balance';
 import { readRateAnswer, type RateReading } from './rate';
 import { readReporterAnswer, type ReporterId } from './reporters';
+import { readProvisioningAnswer, type ProvisioningAnswerReading } from './provisioning-answer';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 import { matchAnswerShape, type ShapeMatch } from './shapes';
 
@@ -40,6 +41,7 @@ export type CallerAction =
 	| { kind: 'balance'; result: Omit<BalanceReading, 'issues'> }
 	| { kind: 'rate'; result: Omit<RateReading, 'issues'> }
 	| { kind: 'report'; delivered: boolean; duty: string | null }
+	| { kind: 'provisioningAnswer'; result: Omit<ProvisioningAnswerReading, 'issues'> }
 	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
@@ -305,6 +307,8 @@ function success(
 			const shown = result.shown.map((r) => `${r.label}: ${r.value}`).join('\n');
 			return shownTexts(base, { kind: 'rate', result }, shown || null);
 		}
+		case 'provisioningAnswer':
+			return provisioningAnswer(rule, input, issues);
 		case 'notParsed':
 		case 'pushResults':
 		case 'report':
@@ -314,6 +318,20 @@ function success(
 				summary: `${service.title} succeeded; the body is not read.`
 			};
 	}
+}
+
+/** Initial provisioning: its reader judges every status, as the app reads the answer at sign-in. */
+function provisioningAnswer(rule: string, input: ResponseInput, issues: Issue[]): Interpretation {
+	const { issues: found, ...result } = readProvisioningAnswer(input);
+	issues.push(...found.map(plainIssue));
+	return {
+		success: result.outcome === 'merged',
+		rule,
+		issues,
+		action: { kind: 'provisioningAnswer', result },
+		summary: result.verdict,
+		shownToUser: result.shownToUser
+	};
 }
 
 function verifierSuccess(
@@ -421,6 +439,7 @@ function judge(
 	issues: Issue[]
 ): Interpretation {
 	if (service.responseBody === 'report') return reported(service, input, context, { rule, issues });
+	if (service.responseBody === 'provisioningAnswer') return provisioningAnswer(rule, input, issues);
 	if (!isSuccessStatus(service, input.status)) {
 		if (service.success.status.kind === 'exact' && input.status >= 200 && input.status < 300) {
 			issues.push({
