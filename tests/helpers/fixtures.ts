@@ -70,6 +70,18 @@ export function profileDocument(values: Record<string, string> = {}): ProfileDoc
 	};
 }
 
+/** A document holding only these services' settings. */
+export function servicesDocument(services: ProfileDocument['services']): ProfileDocument {
+	return {
+		version: 1,
+		services,
+		push: { gatewayUrl: '', appId: '', target: 'unknown' },
+		scenarios: [],
+		rawSubstitution: false,
+		preservedXml: []
+	};
+}
+
 /** Creates a profile as `client` and returns its id (and the answer). */
 export async function createProfile(
 	client: Client,

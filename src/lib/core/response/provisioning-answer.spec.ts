@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { newDocument } from '../profile/schema';
 import { SECRET_MASK } from '../profile/secrets';
 import { applyImport, importXml } from '../xml';
-import { diffAgainstProfile, readProvisioningAnswer } from './provisioning-answer';
+import {
+	answerCredentials,
+	diffAgainstProfile,
+	readProvisioningAnswer
+} from './provisioning-answer';
 
 const XML = { 'Content-Type': 'application/xml' };
 const read = (body: string, status = 200, headers: Record<string, string> = XML) =>
@@ -124,6 +128,18 @@ describe('readProvisioningAnswer', () => {
 		expect(big.settings).toHaveLength(20_001);
 		expect(big.settings[20_000]).toMatchObject({ key: 'k19999', line: 20_001 });
 		expect(big.issues[0]).toMatchObject({ code: 'value_too_long', at: 'account/title' });
+	});
+});
+
+describe('answerCredentials', () => {
+	it('gives each credential of an account as read and as written, and none of other answers', () => {
+		expect(answerCredentials(ANSWER)).toEqual(['s3cret', 's3cret', 'x', 'x']);
+		expect(answerCredentials('<account><password>a&amp;b</password></account>')).toEqual([
+			'a&b',
+			'a&amp;b'
+		]);
+		expect(answerCredentials('<response><password>p</password></response>')).toEqual([]);
+		expect(answerCredentials('not xml')).toEqual([]);
 	});
 });
 

@@ -5,6 +5,7 @@ import type { ProfileDocument } from '../profile/schema';
 import { SECRET_MASK } from '../profile/secrets';
 import { declaredAccountKeys } from '../xml/account';
 import type { XmlElement } from '../xml/element';
+import { parseXml } from '../xml/parse';
 import type { ElementSpan } from '../xml/spans';
 import {
 	headerOf,
@@ -213,6 +214,23 @@ export function readProvisioningAnswer(input: AnswerInput): ProvisioningAnswerRe
 		verdict: `The app merges ${count} into its own${named ? `; the account is ${quoted(named)}` : ''}.`,
 		issues
 	};
+}
+
+/**
+ * The credentials an account answer carries (`password`, `…AuthPassword`), as written and as
+ * read, so that what shows or keeps the raw answer masks them; none for any other answer.
+ */
+export function answerCredentials(body: string): string[] {
+	const parsed = parseXml(body);
+	const account = parsed.ok ? accountElementOf(parsed.root, parsed.span) : null;
+	if (!parsed.ok || !account) return [];
+	const spans = account.span.children;
+	return account.element.children.flatMap((child, i) => {
+		if (!isSecretAccountKey(child.name) || child.children.length > 0) return [];
+		const inner = parsed.source.slice(spans[i].start, spans[i].end);
+		const written = inner.slice(inner.indexOf('>') + 1, inner.lastIndexOf('<'));
+		return [child.text, written].filter((v) => v.trim() !== '');
+	});
 }
 
 /** How a setting of the answer compares with the profile's. */

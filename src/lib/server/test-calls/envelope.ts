@@ -1,5 +1,6 @@
 import { SECRET_MASK } from '$lib/core/profile/secrets';
-import { maskSecretsIn, scrubSecrets } from '$lib/core/request';
+import { maskSecretsIn, scrubSecrets, secretForms } from '$lib/core/request';
+import { answerCredentials } from '$lib/core/response/provisioning-answer';
 import { getService } from '$lib/core/catalogue';
 import { firstCharacters, interpretResponse, type Interpretation } from '$lib/core/response';
 import type { Values } from '$lib/core/request';
@@ -82,6 +83,12 @@ function ownValues(service: string, values: Values): Record<string, string> {
 	return own;
 }
 
+/** The credentials an initial provisioning answer gives the account: masked like the call's. */
+function answeredSecrets(service: string, body: Uint8Array): string[] {
+	if (getService(service).responseBody !== 'provisioningAnswer') return [];
+	return secretForms(answerCredentials(new TextDecoder().decode(body)));
+}
+
 /**
  * The envelope and the interpretation of a response. `secrets` are every form of the secrets
  * the call carried (`secretForms`): an upstream that echoes one back, as sent or decoded, gets it
@@ -91,8 +98,9 @@ export function envelope(
 	service: string,
 	response: ReceivedResponse,
 	values: Values,
-	secrets: readonly string[]
+	carried: readonly string[]
 ): { response: ResponseEnvelope; interpretation: Interpretation } {
+	const secrets = [...carried, ...answeredSecrets(service, response.body)];
 	const decoded = bodyText(scrubBytes(response.body, secrets), response.truncated);
 	// The caller reads the answer as it came (masking could break its JSON or XML); what the
 	// interpretation quotes is masked below.
