@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileDocument } from '../../src/lib/core/profile';
 import type { Interpretation } from '../../src/lib/core/response';
+import type { FlowRunView } from '../../src/lib/server/flows';
 import { createProfile, serverWithAdmin, servicesDocument } from '../helpers/fixtures';
 import { stopAllServers, type Client } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
 /**
  * Initial provisioning through the built server to a real local upstream: each shape of the
- * answer as the app reads it at sign-in, and the answer's web-service keys imported into a
- * profile.
+ * answer as the app reads it at sign-in, the answer's web-service keys imported into a profile,
+ * and the registration wizard's page 2 calling it with the verifier's keys.
  */
 
 let admin: Client;
@@ -169,5 +170,90 @@ describe('the answer’s web-service keys read into a profile', () => {
 		expect(again.status).toBe(409);
 		const head = await admin.json<{ profile: { revision: number } }>(`/api/profiles/${id}`);
 		expect(head.body.profile.revision).toBe(2);
+	});
+});
+describe('the registration wizard’s page 2', () => {
+	let profileId: string;
+
+	beforeAll(async () => {
+		profileId = await createProfile(
+			admin,
+			'Wizard through initial provisioning',
+			servicesDocument({
+				phoneNumberVerifier: {
+					phoneNumberVerifierUrl: `${upstream.url}/verify`,
+					phoneNumberVerifierPostData: 'number=%phoneNumber%'
+				},
+				initialProvisioning: {
+					InitialProvisioningUrl: `${upstream.url}/initial`,
+					InitialProvisioningPostData:
+						'cloud_username=%username%&cloud_password=%password%&token=%token%'
+				}
+			})
+		);
+	});
+
+	const wizard = () =>
+		admin.json<Partial<FlowRunView>>('/api/flows/registration', {
+			method: 'POST',
+			json: { profileId, values: { phoneNumber: '+14155550123', pin: '4711' } }
+		});
+
+	it('calls it with the number, the PIN and the verifier’s keys as %key%', async () => {
+		const before = upstream.requests.length;
+		upstream.answerNext({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: '{"token":"t-42"}'
+		});
+		upstream.answerNext({ status: 200, headers: XML, body: ACCOUNT });
+		const answer = await wizard();
+		expect(answer.status, answer.text).toBe(200);
+		expect(upstream.requests[before + 1]).toMatchObject({
+			method: 'POST',
+			url: '/initial',
+			body: 'cloud_username=%2B14155550123&cloud_password=4711&token=t-42'
+		});
+		const steps = answer.body.steps!;
+		expect(steps.map((s) => [s.service, s.contractRow.id, s.decision.status])).toEqual([
+			['phoneNumberVerifier', 'wizardVerified', 'ok'],
+			['initialProvisioning', 'wizardPin', 'ok']
+		]);
+		expect(steps[1].interpretation?.action.kind).toBe('provisioningAnswer');
+		expect(steps[1].filled.token).toBe('t-42');
+		expect(answer.body.ok).toBe(true);
+		// The PIN and the answer's password are masked in what is answered.
+		expect(answer.text).not.toContain('4711');
+		expect(answer.text).not.toContain('sip-s3cret');
+	});
+
+	it('stops with the <message> of a refusal, shown as the app shows it', async () => {
+		upstream.answerNext({ status: 204 });
+		upstream.answerNext({ status: 403, headers: XML, body: '<message>Wrong PIN</message>' });
+		const answer = await wizard();
+		expect(answer.body.ok).toBe(false);
+		expect(answer.body.steps![1]).toMatchObject({
+			service: 'initialProvisioning',
+			decision: { status: 'failed', shownToUser: 'Wrong PIN' }
+		});
+	});
+
+	it('asks for a placeholder of its template that neither the flow nor the values give', async () => {
+		const doc = servicesDocument({
+			phoneNumberVerifier: { phoneNumberVerifierUrl: `${upstream.url}/verify` },
+			initialProvisioning: { InitialProvisioningUrl: `${upstream.url}/initial?id=%fullcode%` }
+		});
+		const before = upstream.requests.length;
+		const answer = await admin.json<{ error?: { code: string }; missing?: object[] }>(
+			'/api/flows/registration',
+			{
+				method: 'POST',
+				json: { document: doc, values: { phoneNumber: '+14155550123', pin: '4711' } }
+			}
+		);
+		expect(answer.status).toBe(400);
+		expect(answer.body.error?.code).toBe('missing_values');
+		expect(answer.body.missing).toEqual([{ service: 'initialProvisioning', name: 'fullcode' }]);
+		expect(upstream.requests.length).toBe(before);
 	});
 });

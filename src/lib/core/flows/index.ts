@@ -1,9 +1,8 @@
 import { FLOWS, type FlowName } from '../catalogue/flows';
 import { buildRequests, type Settings, type Values } from '../request';
-import { getService, keyOf } from '../catalogue';
 import { runContacts } from './contacts';
 import type { FlowRun, SendStep } from './model';
-import { runRegistration } from './registration';
+import { pageTwoService, pageTwoSettings, runRegistration } from './registration';
 import { runSendMessage } from './send-message';
 import { runSso } from './sso';
 
@@ -36,7 +35,8 @@ export const FLOW_SERVICES: Record<FlowName, { service: string; fills: string[] 
 		{
 			service: 'extSSOProv',
 			fills: ['account[cloud_username]', 'account[cloud_password]', 'username', 'password']
-		}
+		},
+		{ service: 'initialProvisioning', fills: ['username', 'password'] }
 	],
 	sso: [
 		{ service: 'extSSOProv', fills: [] },
@@ -61,11 +61,13 @@ export function unsetPlaceholders(
 	values: Values
 ): { service: string; name: string }[] {
 	const unset: { service: string; name: string }[] = [];
+	const pageTwo = flow === 'registration' ? pageTwoService(services) : null;
 	for (const { service, fills } of FLOW_SERVICES[flow]) {
 		let settings = services[service] ?? {};
-		if (flow === 'registration' && service === 'extSSOProv') {
-			const flag = keyOf(getService(service), 'flag') ?? '';
-			settings = Object.fromEntries(Object.entries(settings).filter(([key]) => key !== flag));
+		if (pageTwo !== null && service !== 'phoneNumberVerifier') {
+			// Page 2 calls one of its two services, and never reads the SSO skip flag.
+			if (service !== pageTwo) continue;
+			settings = pageTwoSettings(services, service);
 		}
 		const given: Values = { ...values };
 		for (const name of fills) given[name] ??= 'x';

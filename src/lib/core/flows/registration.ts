@@ -106,28 +106,50 @@ export function decideVerifier(outcome: StepOutcome): {
 }
 
 /**
- * Page 2: the external provisioning call (its URL by priority) with the number as
- * `cloud_username` and the PIN as `cloud_password` (the legacy `%username%` and `%password%`
- * too), plus the verifier's placeholders. The flag that skips the call on SSO is not read: it is
- * about sign-in, not the wizard.
+ * The service page 2 calls: initial provisioning, the app's own call, when its URL is set; else
+ * the SSO server's external provisioning URL by its priority, as profiles made before it have.
+ */
+export function pageTwoService(
+	services: Partial<Record<string, Settings>>
+): 'initialProvisioning' | 'extSSOProv' {
+	const url = keyOf(getService('initialProvisioning'), 'url') ?? '';
+	return (services.initialProvisioning?.[url] ?? '').trim() !== ''
+		? 'initialProvisioning'
+		: 'extSSOProv';
+}
+
+/** The settings page 2 sends: the SSO skip flag is about sign-in, not the wizard. */
+export function pageTwoSettings(
+	services: Partial<Record<string, Settings>>,
+	service: string
+): Settings {
+	const settings = services[service] ?? {};
+	const flag = keyOf(getService(service), 'flag');
+	return Object.fromEntries(Object.entries(settings).filter(([key]) => key !== flag));
+}
+
+/**
+ * Page 2: the external provisioning call with the number as the username and the PIN as the
+ * password (`%username%` and `%password%`; through the SSO service also `cloud_username` and
+ * `cloud_password`), plus the verifier's placeholders.
  */
 export function provisioningPlan(
-	settings: Settings,
+	services: Partial<Record<string, Settings>>,
 	values: Values,
 	input: RegistrationInput,
 	placeholders: Record<string, string>
 ): StepPlan {
-	const flag = keyOf(getService('extSSOProv'), 'flag') ?? '';
-	const own = Object.fromEntries(Object.entries(settings).filter(([key]) => key !== flag));
-	const credentials = {
-		'account[cloud_username]': input.phoneNumber,
-		'account[cloud_password]': input.pin,
+	const service = pageTwoService(services);
+	const credentials: Record<string, string> = {
+		...(service === 'extSSOProv'
+			? { 'account[cloud_username]': input.phoneNumber, 'account[cloud_password]': input.pin }
+			: {}),
 		username: input.phoneNumber,
 		password: input.pin
 	};
 	return {
-		service: 'extSSOProv',
-		settings: own,
+		service,
+		settings: pageTwoSettings(services, service),
 		values: { ...values, ...placeholders, ...credentials },
 		filled: { ...placeholders, ...credentials }
 	};
@@ -143,7 +165,16 @@ export function decideProvisioning(outcome: StepOutcome): Decision {
 		};
 	}
 	const { status, interpretation } = outcome;
-	if (interpretation.action.kind === 'provisioningAccount') {
+	const { action } = interpretation;
+	if (action.kind === 'provisioningAnswer') {
+		const merged = action.result.outcome === 'merged';
+		return {
+			status: merged ? 'ok' : 'failed',
+			text: `External provisioning answered ${status}; ${merged ? 'provisioning continues' : 'provisioning stops'}. ${interpretation.summary}`,
+			shownToUser: action.result.shownToUser
+		};
+	}
+	if (action.kind === 'provisioningAccount') {
 		return {
 			status: 'ok',
 			text: `External provisioning answered ${status}; provisioning continues. ${interpretation.summary}`,
@@ -186,13 +217,13 @@ export async function runRegistration<R>(
 	}
 	result.page = 2;
 	result.placeholders = page1.placeholders;
-	const second = provisioningPlan(services.extSSOProv ?? {}, values, input, page1.placeholders);
+	const second = provisioningPlan(services, values, input, page1.placeholders);
 	const provisioned = await send(second);
 	const reply = provisioned.results[0];
 	if (!reply) {
 		const decision: Decision = {
 			status: 'failed',
-			text: `${notCalled('External provisioning', provisioned.issues)} Set extSSOProvUrl, the reprovisioning URL or the initial provisioning URL: page 2 has nothing to call.`,
+			text: `${notCalled('External provisioning', provisioned.issues)} Set InitialProvisioningUrl (or, for the SSO server's call, extSSOProvUrl, the reprovisioning URL or the initial provisioning URL): page 2 has nothing to call.`,
 			shownToUser: null
 		};
 		steps.push(step<R>(second, null, decision, 'wizardPin'));
