@@ -160,11 +160,21 @@ export async function createSink(page: Page, name: string): Promise<string> {
 }
 
 /** Creates an echo sink (see {@link createSink}) that answers 200 with `answer` as JSON. */
-export async function createJsonSink(page: Page, name: string, answer: unknown): Promise<string> {
+export function createJsonSink(page: Page, name: string, answer: unknown): Promise<string> {
+	return createAnsweringSink(page, name, 'application/json', JSON.stringify(answer));
+}
+
+/** Creates an echo sink (see {@link createSink}) that answers 200 with this body. */
+export async function createAnsweringSink(
+	page: Page,
+	name: string,
+	contentType: string,
+	body: string
+): Promise<string> {
 	const address = await createSink(page, name);
 	await page.getByLabel('Status').fill('200');
-	await page.getByLabel('Content type').fill('application/json');
-	await page.getByLabel('Body').fill(JSON.stringify(answer));
+	await page.getByLabel('Content type').fill(contentType);
+	await page.getByLabel('Body').fill(body);
 	await page.getByRole('button', { name: 'Save the answer' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'now answers 200' })).toBeVisible();
 	return address;
