@@ -172,6 +172,28 @@ describe('the answer’s web-service keys read into a profile', () => {
 		expect(head.body.profile.revision).toBe(2);
 	});
 });
+describe('the portal field sheet', () => {
+	it('lists the four keys under the portal step they are typed in', async () => {
+		const id = await createProfile(
+			admin,
+			'Portal provisioning',
+			servicesDocument({ initialProvisioning: settings('https://prov.example.com/initial') })
+		);
+		const sheet = await (await admin.fetch(`/api/profiles/${id}/portal.md`)).text();
+		const step = sheet.slice(sheet.indexOf('## Provisioning Options (step 2)'));
+		for (const key of ['Url', 'PostData', 'ContentType', 'Method']) {
+			expect(step).toContain(`### Initial provisioning: `);
+			expect(step).toContain(`(\`InitialProvisioning${key}\`)`);
+		}
+		expect(step).toContain('```text\nhttps://prov.example.com/initial\n```');
+		const exported = await admin.fetch(`/api/profiles/${id}/export.xml`);
+		expect(exported.status).toBe(200);
+		const xml = await exported.text();
+		expect(xml).toContain('<provisioning');
+		expect(xml).not.toContain('InitialProvisioning');
+	});
+});
+
 describe('the registration wizard’s page 2', () => {
 	let profileId: string;
 
