@@ -18,25 +18,28 @@ describe('parseBackup', () => {
 		expect(read).toEqual({ ok: true, value: backup, issues: [] });
 	});
 
-	it('keeps the settings of a service beyond the contract (Fetch Messages)', () => {
-		const fetch = ProfileDocumentSchema.parse({
-			services: {
-				fetchMessages: {
-					genericSmsFetchUrl: 'https://sms.example.com/fetch?last=%last_known_sms_id%'
-				}
-			}
-		});
+	it.each([
+		[
+			'fetchMessages',
+			{ genericSmsFetchUrl: 'https://sms.example.com/fetch?last=%last_known_sms_id%' }
+		],
+		[
+			'initialProvisioning',
+			{ InitialProvisioningUrl: 'https://prov.example.com/i', InitialProvisioningMethod: 'POST' }
+		]
+	])('keeps the settings of a service beyond the contract (%s)', (service, settings) => {
+		const document = ProfileDocumentSchema.parse({ services: { [service]: settings } });
 		const made = makeBackup(
-			{ id: 'p-2', name: 'Fetch', revision: 1 },
-			fetch,
+			{ id: 'p-2', name: 'Beyond', revision: 1 },
+			document,
 			'left_out',
 			new Date('2026-01-02T03:04:05Z')
 		);
 		const read = parseBackup(JSON.stringify(made));
 		expect(read.issues).toEqual([]);
-		expect(read.ok && read.value.document.services.fetchMessages).toEqual({
-			genericSmsFetchUrl: 'https://sms.example.com/fetch?last=%last_known_sms_id%'
-		});
+		expect(read.ok && (read.value.document.services as Record<string, unknown>)[service]).toEqual(
+			settings
+		);
 	});
 
 	it('names every key it leaves out, with its path and place, as a warning', () => {
