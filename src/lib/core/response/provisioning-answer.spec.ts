@@ -5,6 +5,7 @@ import { applyImport, importXml } from '../xml';
 import {
 	answerCredentials,
 	diffAgainstProfile,
+	offeredKeys,
 	readProvisioningAnswer
 } from './provisioning-answer';
 
@@ -128,6 +129,21 @@ describe('readProvisioningAnswer', () => {
 		expect(big.settings).toHaveLength(20_001);
 		expect(big.settings[20_000]).toMatchObject({ key: 'k19999', line: 20_001 });
 		expect(big.issues[0]).toMatchObject({ code: 'value_too_long', at: 'account/title' });
+	});
+});
+
+describe('offeredKeys', () => {
+	it('names the web-service keys the fragment holds, a long list summed up', () => {
+		expect(offeredKeys(read(ANSWER).settings)).toEqual({
+			keys: ['genericSmsSendUrl', 'genericSmsFetchUrl'],
+			named: '<genericSmsSendUrl>, <genericSmsFetchUrl>'
+		});
+		const many = Array.from({ length: 20_000 }, (_, i) => `<s${i}Url>https://e/${i}</s${i}Url>`);
+		const offer = offeredKeys(read(`<account>${many.join('')}</account>`).settings);
+		expect(offer.keys).toHaveLength(20_000);
+		expect(offer.named).toBe(
+			'<s0Url>, <s1Url>, <s2Url>, <s3Url>, <s4Url>, <s5Url>, <s6Url>, <s7Url>, <s8Url>, <s9Url> and 19,990 more'
+		);
 	});
 });
 

@@ -233,6 +233,24 @@ export function answerCredentials(body: string): string[] {
 	});
 }
 
+/**
+ * The elements the import fragment offers (web-service keys, credentials left out), named for a
+ * sentence: the first `count` of them, and how many more.
+ */
+export function offeredKeys(
+	settings: readonly ProvisioningSetting[],
+	count = 10
+): { keys: string[]; named: string } {
+	const keys = settings.filter((s) => s.webService && !s.secret).map((s) => s.key);
+	const more = keys.length > count ? ` and ${(keys.length - count).toLocaleString('en')} more` : '';
+	const named =
+		keys
+			.slice(0, count)
+			.map((k) => `<${k}>`)
+			.join(', ') + more;
+	return { keys, named };
+}
+
 /** How a setting of the answer compares with the profile's. */
 export interface SettingDifference {
 	key: string;
