@@ -26,12 +26,9 @@ test.describe('services page', () => {
 			/Fetch Messages/,
 			/Balance Checker/,
 			/Rate Checker/,
-<<<<<<< HEAD
 			/Account Removal Reporter/,
-			/Push Notification Reporter/
-=======
+			/Push Notification Reporter/,
 			/Initial provisioning/
->>>>>>> cf18247 (Add initial provisioning to the catalogue, beyond the contract)
 		]);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
 		await expect(
