@@ -291,8 +291,8 @@ test.describe('screens speak the user language', () => {
 	test('the services page links each service to its try-out editor', async ({ page }) => {
 		await page.goto('/');
 		const links = page.getByRole('link', { name: /^Try it without saving \(/ });
-		// The eight template services of the contract, and the six beyond it.
-		await expect(links).toHaveCount(14);
+		// The eight template services of the contract, and the seven beyond it.
+		await expect(links).toHaveCount(15);
 		await expect(
 			page
 				.getByRole('region', { name: 'The app, beyond the contract' })

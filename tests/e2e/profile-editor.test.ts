@@ -270,8 +270,8 @@ test.describe('profile editor', () => {
 		const id = await createProfile(page, uniqueName('Marks'));
 		await page.goto(`/profiles/${id}/services/invitationAccepted`);
 		const nav = page.getByRole('navigation', { name: 'Services of this profile' });
-		// The contract's eight template services, the six beyond it, and the push settings.
-		await expect(nav.getByRole('link')).toHaveCount(15);
+		// The contract's eight template services, the seven beyond it, and the push settings.
+		await expect(nav.getByRole('link')).toHaveCount(16);
 		await expect(nav.getByRole('link').last()).toHaveText('Push settings');
 		await expect(nav.getByRole('link', { name: 'Invitation Accepted' })).toHaveAttribute(
 			'aria-current',

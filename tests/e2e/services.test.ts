@@ -29,6 +29,7 @@ test.describe('services page', () => {
 			/Account Removal Reporter/,
 			/Push Notification Reporter/,
 			/Initial provisioning/
+			/Web Service Contacts/
 		]);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
 		await expect(

@@ -181,6 +181,19 @@ const ProvisioningAnswerSchema = z
 		verdict: z.string()
 	})
 	.meta({ id: 'ProvisioningAnswer' });
+/** Web Service Contacts: what the app does with its list, and what the next refresh asks. */
+const ContactsReadingSchema = z
+	.object({
+		outcome: z.enum(['replaced', 'unchanged', 'kept', 'unchecked']),
+		contacts: z.number().int(),
+		entries: z.number().int(),
+		lastModified: z
+			.string()
+			.nullable()
+			.meta({ description: 'Sent back as If-Modified-Since at the next refresh.' }),
+		verdict: z.string()
+	})
+	.meta({ id: 'ContactsReading' });
 
 /** What the service's caller does with a response. */
 const CallerActionSchema = z.discriminatedUnion('kind', [
@@ -222,6 +235,7 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 			.meta({ description: 'What the provider should do with the call; null: not delivered.' })
 	}),
 	z.object({ kind: z.literal('provisioningAnswer'), result: ProvisioningAnswerSchema }),
+	z.object({ kind: z.literal('contacts'), result: ContactsReadingSchema }),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
 	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
 	z.object({ kind: z.literal('wizardStays') }),

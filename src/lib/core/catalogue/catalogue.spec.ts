@@ -38,7 +38,8 @@ describe('the catalogue', () => {
 			'rateChecker',
 			'accountRemovalReporter',
 			'pushNotificationReporter',
-			'initialProvisioning'
+			'initialProvisioning',
+			'webServiceContacts'
 		]);
 		// The contract's own entries name no source: they are the contract's.
 		expect(SERVICES.filter((s) => !s.source).map((s) => s.id)).toEqual(SERVICE_IDS.slice(0, 10));

@@ -63,7 +63,13 @@ export const KeyRoleSchema = z.enum([
 	'flag',
 	'fallbackUrl',
 	/** A whole number the app reads as it is (an interval, a length): not a template. */
-	'number'
+	'number',
+	/** The user name the app answers an HTTP authentication challenge with: not a template. */
+	'authUsername',
+	/** Its password: a secret, sealed, write-only and never shown or exported by default. */
+	'authPassword',
+	/** An XPath expression the app reads an XML answer with: not a template. */
+	'xpath'
 ]);
 export type KeyRole = z.infer<typeof KeyRoleSchema>;
 
@@ -87,6 +93,13 @@ export const ConfigKeySchema = z.object({
 	source: SourceSchema.optional()
 });
 export type ConfigKey = z.infer<typeof ConfigKeySchema>;
+
+/**
+ * A header the app adds itself from what it kept of an earlier answer (`If-Modified-Since` from
+ * the last `Last-Modified`): a test call sends it when the sample value `from` is not empty.
+ */
+export const AppHeaderSchema = z.object({ name: z.string(), from: z.string() });
+export type AppHeader = z.infer<typeof AppHeaderSchema>;
 
 /** A key the contract calls deprecated, and the key that replaces it. */
 export const DeprecatedKeySchema = z.object({
@@ -167,7 +180,9 @@ export const ResponseBodySchema = z.enum([
 	/** The reporters beyond the contract: only the status is read; the provider acts on the call. */
 	'report',
 	/** Initial provisioning: the `<account>` document the app merges, or why it stops. */
-	'provisioningAnswer'
+	'provisioningAnswer',
+	/** Web Service Contacts: the contacts list, or 304 for the one the app has. */
+	'contacts'
 ]);
 export type ResponseBody = z.infer<typeof ResponseBodySchema>;
 
@@ -221,6 +236,8 @@ export const ServiceSchema = z.object({
 		recipientsPerCall: z.number().int().nullable(),
 		shownBodyChars: z.number().int().nullable()
 	}),
+	/** Headers the app adds itself (see {@link AppHeaderSchema}). */
+	appHeaders: z.array(AppHeaderSchema).optional(),
 	/** Remarks an admin should see beside the settings (from the contract unless they say). */
 	remarks: z.array(RemarkSchema),
 	/** Set when the contract marks the service as not yet supported by the client. */

@@ -100,7 +100,8 @@ describe('Fetch Messages in the catalogue', () => {
 			'rateChecker',
 			'accountRemovalReporter',
 			'pushNotificationReporter',
-			'initialProvisioning'
+			'initialProvisioning',
+			'webServiceContacts'
 		]);
 		const app = groups.find((g) => g.id === 'app');
 		expect(app?.services.map((s) => s.id)).not.toContain('fetchMessages');

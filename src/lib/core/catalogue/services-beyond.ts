@@ -11,7 +11,7 @@ import { variable } from './variables';
 export const FORM = 'application/x-www-form-urlencoded';
 
 /** The common rule of every web service: the platform's introduction page. */
-const INTRO: Source = {
+export const INTRO: Source = {
 	kind: 'docs',
 	ref: 'api/client/intro'
 };
@@ -132,7 +132,7 @@ const BALANCE_KEYS: Source = {
 };
 
 /** A whole-number setting of a service, read by the app as it is. */
-function numberKey(
+export function numberKey(
 	key: string,
 	label: string,
 	fallback: string | null,

@@ -3,6 +3,7 @@ import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } fro
 import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
 import { accountRemovalReporter, pushNotificationReporter } from './services-reporters';
 import { initialProvisioning } from './services-provisioning';
+import { webServiceContacts } from './services-contacts';
 import {
 	externalAuth,
 	extSSOProv,
@@ -32,7 +33,8 @@ export const SERVICES: readonly Service[] = [
 	rateChecker,
 	accountRemovalReporter,
 	pushNotificationReporter,
-	initialProvisioning
+	initialProvisioning,
+	webServiceContacts
 ];
 
 /** The service ids, as used in URLs and the API. */

@@ -292,6 +292,17 @@ function buildOne(
 	};
 }
 
+/** The request with the headers the app adds itself from the values it kept (none when empty). */
+function withAppHeaders(service: Service, values: Values, request: BuiltRequest): BuiltRequest {
+	for (const header of service.appHeaders ?? []) {
+		const value = Object.hasOwn(values, header.from) ? values[header.from] : undefined;
+		if (typeof value !== 'string' || value.trim() === '' || hasLineBreak(value)) continue;
+		request.headers.push({ name: header.name, value: value.trim() });
+		request.substitutions.headers.push([]);
+	}
+	return request;
+}
+
 function dedupe(issues: Issue[]): Issue[] {
 	const seen = new Set<string>();
 	return issues.filter((i) => {
@@ -380,7 +391,11 @@ export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): Bu
 		const recipient = value === null || !perRecipient ? null : { name: perRecipient, value };
 		const resolver = resolverFor(input.values, vocabulary, recipient);
 		resolvers.push(resolver);
-		const request = buildOne(p, resolver, input.rawSubstitution === true, readXml, issues);
+		const request = withAppHeaders(
+			service,
+			input.values,
+			buildOne(p, resolver, input.rawSubstitution === true, readXml, issues)
+		);
 		return recipients !== null && value !== null ? { ...request, recipient: value } : request;
 	});
 	append(issues, valueIssues(resolvers));

@@ -76,7 +76,15 @@ function resolveUrl(service: Service, settings: Settings, issues: Issue[]) {
 }
 
 /** Roles whose values are not templates, so the template analysis does not see them. */
-const PLAIN_ROLES = new Set(['contentType', 'method', 'flag', 'number']);
+const PLAIN_ROLES = new Set([
+	'contentType',
+	'method',
+	'flag',
+	'number',
+	'authUsername',
+	'authPassword',
+	'xpath'
+]);
 
 /** A whole number, as the app reads a number setting. */
 const WHOLE_NUMBER = /^\d{1,9}$/;

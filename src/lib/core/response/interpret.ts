@@ -11,6 +11,7 @@ import { readBalanceAnswer, type BalanceReading } from './balance';
 import { readRateAnswer, type RateReading } from './rate';
 import { readReporterAnswer, type ReporterId } from './reporters';
 import { readProvisioningAnswer, type ProvisioningAnswerReading } from './provisioning-answer';
+import { readContactsAnswer, type ContactsReading } from './contacts';
 import { interpretGatewayResponse, type GatewayInterpretation } from '../push/interpret';
 import { matchAnswerShape, type ShapeMatch } from './shapes';
 
@@ -42,6 +43,7 @@ export type CallerAction =
 	| { kind: 'rate'; result: Omit<RateReading, 'issues'> }
 	| { kind: 'report'; delivered: boolean; duty: string | null }
 	| { kind: 'provisioningAnswer'; result: Omit<ProvisioningAnswerReading, 'issues'> }
+	| { kind: 'contacts'; result: Omit<ContactsReading, 'issues'> }
 	| { kind: 'pushResults'; result: GatewayInterpretation }
 	| { kind: 'wizardNext'; placeholders: Record<string, string> }
 	| { kind: 'wizardStays' }
@@ -312,6 +314,7 @@ function success(
 		case 'notParsed':
 		case 'pushResults':
 		case 'report':
+		case 'contacts': // read by contactsAnswer, before any status rule
 			return {
 				...base,
 				action: { kind: 'success' },
@@ -423,12 +426,28 @@ export function interpretResponse(
 			issues
 		};
 	}
+	// The contacts reader judges every status: 304 is not 2xx, yet it is the app's best answer.
+	if (service.responseBody === 'contacts') return contactsAnswer(input, rule, issues);
 	const shape =
 		service.responseBody === 'smsId'
 			? matchAnswerShape(input.status, header(input, 'content-type'), input.body, issues)
 			: undefined;
 	const result = judge(service, input, rule, context, issues);
 	return shape ? { ...result, shape } : result;
+}
+
+/** A contacts answer: success when the app has a current list (replaced, unchanged or XML). */
+function contactsAnswer(input: ResponseInput, rule: string, issues: Issue[]): Interpretation {
+	const { issues: found, ...result } = readContactsAnswer(input);
+	issues.push(...found.map(plainIssue));
+	return {
+		success: result.outcome !== 'kept',
+		rule: `${rule}; 304 Not Modified keeps the list the app has`,
+		action: { kind: 'contacts', result },
+		summary: result.verdict,
+		shownToUser: null,
+		issues
+	};
 }
 
 function judge(
