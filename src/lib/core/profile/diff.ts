@@ -3,7 +3,7 @@ import { findService } from '../catalogue/services';
 import { credentialElementName, maskedCredential } from '../xml/account';
 import { eachField } from './same';
 import type { ProfileDocument } from './schema';
-import { isSecretKey } from './secret-keys';
+import { isSecretKey, isSecretSetting } from './secret-keys';
 import { SECRET_MASK } from './secrets';
 
 /**
@@ -101,7 +101,11 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 	eachField(document, (path, value, place) => {
 		switch (place.area) {
 			case 'services':
-				fields.set(path, { value, label: settingLabel(place.service, place.key), secret: false });
+				fields.set(path, {
+					value,
+					label: settingLabel(place.service, place.key),
+					secret: isSecretSetting(place.service, place.key)
+				});
 				break;
 			case 'push':
 				fields.set(path, { value, label: pushSettingLabel(place.key), secret: false });

@@ -1,7 +1,7 @@
 import { fieldPathLabel } from './diff';
 import { sameJson } from './same';
 import type { ProfileDocument, Scenario, ServiceSettings } from './schema';
-import { isSecretKey } from './secret-keys';
+import { isSecretKey, isSecretSetting } from './secret-keys';
 import { maskKeptCredentials, SECRET_MASK } from './secrets';
 
 /**
@@ -74,7 +74,7 @@ function fieldsOf(document: ProfileDocument): Map<string, Field> {
 			fields.set(`services.${service}.${key}`, {
 				ref: { kind: 'setting', service, key },
 				value,
-				secret: false
+				secret: isSecretSetting(service, key)
 			});
 		}
 	}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyDocument, ProfileDocumentSchema, type ProfileDocument } from './schema';
+import { diffDocuments } from './diff';
 import { isSecretKey } from './secret-keys';
 import {
 	bindSecrets,
@@ -240,5 +241,51 @@ describe('bindSecrets', () => {
 		expect(bindSecrets({ Text: { password: SECRET_MASK } }, kept, {}, A)).toEqual({
 			Text: { password: [] }
 		});
+	});
+});
+
+describe('secret settings', () => {
+	const document: ProfileDocument = {
+		...emptyDocument(),
+		services: {
+			webServiceContacts: {
+				wsContactsUrl: 'https://c.example.com/contacts',
+				wsContactsAuthUsername: 'alice',
+				wsContactsAuthPassword: 'digest-pw'
+			}
+		}
+	};
+
+	it('seal the Digest password like a secret value, and show it as the mask', () => {
+		const split = splitSecrets(document);
+		expect(JSON.stringify(split.document)).not.toContain('digest-pw');
+		expect(split.document.services.webServiceContacts).toEqual({
+			wsContactsUrl: 'https://c.example.com/contacts',
+			wsContactsAuthUsername: 'alice',
+			wsContactsAuthPassword: ''
+		});
+		expect(joinSecrets(split.document, stored(split.secrets), 'values')).toEqual(document);
+		const masked = joinSecrets(split.document, stored(split.secrets), 'mask');
+		expect(masked.services.webServiceContacts?.wsContactsAuthPassword).toBe(SECRET_MASK);
+	});
+
+	it('show a changed password as the mask in a difference', () => {
+		const changed = structuredClone(document);
+		changed.services.webServiceContacts!.wsContactsAuthPassword = 'another-pw';
+		const changes = diffDocuments(document, changed);
+		expect(changes).toEqual([
+			expect.objectContaining({ kind: 'changed', before: SECRET_MASK, after: SECRET_MASK })
+		]);
+		expect(JSON.stringify(changes)).not.toMatch(/digest-pw|another-pw/);
+	});
+
+	it('keep the stored password when the mask comes back, bound where it was typed', () => {
+		const first = splitSecrets(document).secrets;
+		const origins = ['https://c.example.com'];
+		const bound = bindSecrets(first, first, {}, origins);
+		const again = splitSecrets(joinSecrets(splitSecrets(document).document, first, 'mask'));
+		const kept = keepMaskedSecrets(again.secrets, first);
+		expect(kept).toEqual(first);
+		expect(bindSecrets(again.secrets, kept, bound, ['https://evil.example'])).toEqual(bound);
 	});
 });

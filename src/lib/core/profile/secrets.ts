@@ -5,7 +5,7 @@ import {
 	maskedCredential
 } from '../xml/account';
 import type { ProfileDocument } from './schema';
-import { isSecretKey } from './secret-keys';
+import { isSecretKey, isSecretSetting } from './secret-keys';
 
 /**
  * Secret sample values (passwords) in a profile's scenarios, and credentials in its kept XML.
@@ -28,6 +28,28 @@ export type SecretValues = Record<string, Record<string, string>>;
  * never empty), keyed by the element's place and name.
  */
 export const XML_SECRETS = '';
+
+/**
+ * Where secret settings (a Digest password) are kept among the secret values: under a name no
+ * scenario can have (scenario names are trimmed), keyed `service/key`.
+ */
+export const SETTING_SECRETS = ' settings';
+
+/** The document's services with each secret setting's value mapped (`''` when emptied). */
+export function mapSecretSettings(
+	services: ProfileDocument['services'],
+	map: (slot: string, value: string) => string
+): ProfileDocument['services'] {
+	const result: Record<string, Record<string, string>> = {};
+	for (const [service, settings] of Object.entries(services)) {
+		const copy = { ...settings };
+		for (const [key, value] of Object.entries(settings)) {
+			if (isSecretSetting(service, key)) copy[key] = map(`${service}/${key}`, value);
+		}
+		result[service] = copy;
+	}
+	return result as ProfileDocument['services'];
+}
 
 /** Takes the secrets out of a document: the document keeps empty values in their place. */
 export function splitSecrets(document: ProfileDocument): {
@@ -54,7 +76,11 @@ export function splitSecrets(document: ProfileDocument): {
 		}
 		return { ...scenario, values };
 	});
-	return { document: { ...document, scenarios, preservedXml }, secrets };
+	const services = mapSecretSettings(document.services, (slot, value) => {
+		if (value !== '') (secrets[SETTING_SECRETS] ??= Object.create(null))[slot] = value;
+		return '';
+	});
+	return { document: { ...document, services, scenarios, preservedXml }, secrets };
 }
 
 /** Kept XML elements as shown outside the server: credentials as the mask. */
@@ -90,7 +116,11 @@ export function joinSecrets(
 		}
 		return { ...scenario, values };
 	});
-	return { ...document, scenarios, preservedXml };
+	const settings = Object.hasOwn(secrets, SETTING_SECRETS) ? secrets[SETTING_SECRETS] : {};
+	const services = mapSecretSettings(document.services, (slot, value) =>
+		!Object.hasOwn(settings, slot) ? value : mode === 'mask' ? SECRET_MASK : settings[slot]
+	);
+	return { ...document, services, scenarios, preservedXml };
 }
 
 /** A saved document's secrets: a value equal to the mask keeps the previously stored one. */

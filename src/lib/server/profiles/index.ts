@@ -11,6 +11,8 @@ import {
 	mergeDocuments,
 	SECRET_MASK,
 	isSecretKey,
+	mapSecretSettings,
+	SETTING_SECRETS,
 	type MergeChoices,
 	type MergeConflict,
 	type SecretOrigins,
@@ -270,7 +272,10 @@ function mapSecrets(
 		}
 		return { ...scenario, values };
 	});
-	return { ...document, scenarios };
+	const services = mapSecretSettings(document.services, (slot, value) =>
+		map(SETTING_SECRETS, slot, value)
+	);
+	return { ...document, services, scenarios };
 }
 
 function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {

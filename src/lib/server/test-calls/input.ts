@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { findService, sampleValues } from '$lib/core/catalogue';
 import { declaredAccountKeys } from '$lib/core/xml/account';
-import { isSecretKey, SECRET_MASK, TemplateServiceIdSchema } from '$lib/core/profile';
+import {
+	isSecretKey,
+	isSecretSetting,
+	SECRET_MASK,
+	SETTING_SECRETS,
+	TemplateServiceIdSchema
+} from '$lib/core/profile';
 import {
 	buildRequests,
 	secretsUsed,
@@ -135,6 +141,61 @@ async function checkBindings(
 	}
 }
 
+/** The service's secret settings (a Digest password) that hold a value, by key. */
+function secretSettings(build: BuildInput & { service: string }): string[] {
+	return Object.keys(build.settings).filter(
+		(key) => isSecretSetting(build.service, key) && (build.settings[key] ?? '') !== ''
+	);
+}
+
+/**
+ * A stored secret setting answers only the origins it was typed for, as a stored value does:
+ * a Digest password never answers a challenge from a URL changed since it was saved.
+ */
+async function checkSettingBindings(
+	ctx: ServerContext,
+	build: BuildInput & { service: string },
+	profileId: string,
+	keys: readonly string[]
+): Promise<void> {
+	if (!keys.length) return;
+	const bindings = await headSecretOrigins(ctx, profileId);
+	const bound = Object.hasOwn(bindings, SETTING_SECRETS) ? bindings[SETTING_SECRETS] : {};
+	for (const request of buildRequests(build).requests) {
+		const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
+		for (const key of keys) {
+			const slot = `${build.service}/${key}`;
+			const allowed = Object.hasOwn(bound, slot) ? bound[slot] : [];
+			if (!allowed.includes(origin)) {
+				throw new CallInputError(
+					400,
+					'secret_origin',
+					`The stored ${key} was typed for ${allowed.join(', ') || 'no address of this profile'}; it is not used with ${shownOrigin(request)}. Type it again (and save) to use it with this URL.`
+				);
+			}
+		}
+	}
+}
+
+/** Secret settings sent as the mask take the saved profile's, where they are bound. */
+async function fillSecretSettings(
+	ctx: ServerContext,
+	build: BuildInput & { service: string },
+	profileId: string
+): Promise<BuildInput & { service: string }> {
+	const masked = secretSettings(build).filter((key) => build.settings[key] === SECRET_MASK);
+	if (!masked.length) return build;
+	const document = await headDocument(ctx, profileId);
+	if (!document) throw new CallInputError(404, 'not_found', 'No such profile.');
+	const saved = document.services[build.service as keyof typeof document.services] ?? {};
+	const settings = { ...build.settings };
+	const filled = masked.filter((key) => (saved[key] ?? '') !== '');
+	for (const key of filled) settings[key] = saved[key];
+	const result = { ...build, settings };
+	await checkSettingBindings(ctx, result, profileId, filled);
+	return result;
+}
+
 /**
  * Values sent as the mask take the saved scenario's secrets, but only when every request goes
  * to an origin the saved profile sends this service to: a stored password is never sent
@@ -194,6 +255,7 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 			(key) => isSecretKey(key) && scenario.values[key] !== ''
 		);
 		await checkBindings(ctx, build, input, new Set(stored));
+		await checkSettingBindings(ctx, build, input.profileId, secretSettings(build));
 		return {
 			build,
 			profileId: input.profileId,
@@ -213,10 +275,11 @@ export async function resolveCall(ctx: ServerContext, input: TestCallInput): Pro
 		if (!(await headDocument(ctx, profileId))) {
 			throw new CallInputError(404, 'not_found', 'No such profile.');
 		}
-		return { build, profileId, scenario: null };
+		return { build: await fillSecretSettings(ctx, build, profileId), profileId, scenario: null };
 	}
+	const withSettings = await fillSecretSettings(ctx, build, profileId);
 	return {
-		build: await fillSecrets(ctx, build, { profileId, scenario }),
+		build: await fillSecrets(ctx, withSettings, { profileId, scenario }),
 		profileId,
 		scenario
 	};
