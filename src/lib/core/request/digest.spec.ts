@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestAuthorization } from './digest';
+import { digestAuthorization, maskDigestResponse } from './digest';
 import { md5Hex, sha256Hex } from './hashes';
 
 describe('md5Hex and sha256Hex', () => {
@@ -87,5 +87,15 @@ describe('digestAuthorization', () => {
 			challenge: 'Digest realm="a \\"b\\"", nonce="n", qop=auth'
 		});
 		expect(answer.ok && answer.value).toContain('realm="a \\"b\\""');
+	});
+});
+
+describe('maskDigestResponse', () => {
+	it('masks the response hash of a Digest answer and leaves other values alone', () => {
+		const value = 'Digest username="alice", realm="r", nonce="n", response="0a1b2c", opaque="o"';
+		expect(maskDigestResponse(value, '***')).toBe(
+			'Digest username="alice", realm="r", nonce="n", response="***", opaque="o"'
+		);
+		expect(maskDigestResponse('Bearer response="x"', '***')).toBe('Bearer response="x"');
 	});
 });

@@ -141,3 +141,12 @@ export function digestAuthorization(input: DigestInput): Result<string> {
 	];
 	return { ok: true, value: `Digest ${parts.join(', ')}`, issues: [] };
 }
+
+/**
+ * A Digest `Authorization` value as it may be shown or kept: the response is a hash of the
+ * password that a guess can be checked against, so it is masked like the password.
+ */
+export function maskDigestResponse(value: string, mask: string): string {
+	if (!/^\s*Digest\s/i.test(value)) return value;
+	return value.replace(/(\bresponse=)"[^"]*"/i, `$1"${mask}"`);
+}

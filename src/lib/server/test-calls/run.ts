@@ -26,7 +26,9 @@ import {
 import { outgoingHeaders } from '../outbound/send';
 import { previewRequest, type PreviewRequest } from '../profiles/preview';
 import { receiveAtSink, SINK_KEY, sinkAnswersWithBody } from '../sinks';
+import { maskDigestResponse } from '$lib/core/request/digest';
 import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
+import { answerChallenge, answerVerdict, digestCredentials, withChallengeIssue } from './digest';
 import { CallInputError, type ResolvedCall } from './input';
 import { REFUSING } from './refusing';
 
@@ -210,6 +212,12 @@ async function callOne(
 ): Promise<CallResult> {
 	const { policy, limits } = outboundConfig();
 	const redacted = redactRequest(request);
+	// A Digest answer is shown and kept with its response hash masked, as the password would be.
+	redacted.headers = redacted.headers.map((h) =>
+		h.name === 'Authorization'
+			? { name: h.name, value: maskDigestResponse(h.value, SECRET_MASK) }
+			: h
+	);
 	// Objects on a call's path are written out or assigned, not spread with more after: V8 (Node
 	// 20) builds `{ ...a, b }` property by property, a microsecond or more each time.
 	const shown = previewRequest(Object.assign({}, request, redacted));
@@ -291,10 +299,12 @@ export async function sendBuild(
 	audits: AuditSink = null
 ): Promise<TestCallAnswer> {
 	const built = buildRequests(build);
+	const credentials = digestCredentials(build);
 	// Every form of every secret this call carries: sent (encoded, hashed) or typed.
 	const forms = secretForms([
 		...built.requests.flatMap((r) => redactRequest(r).secrets),
-		...secretValues(build.values)
+		...secretValues(build.values),
+		...(credentials && credentials.password !== SECRET_MASK ? [credentials.password] : [])
 	]);
 	// Issues quote expanded URLs and headers: they are answered and kept with secrets masked.
 	const issues = maskSecretsIn(built.issues, forms);
@@ -304,7 +314,28 @@ export async function sendBuild(
 	if (broken) throw new CallInputError(400, REFUSING.get(broken.code)!, broken.message);
 	const calls: CallResult[] = [];
 	for (const request of built.requests) {
-		calls.push(await callOne(ctx, actor, build, request, forms, appOrigins, signal, audits));
+		const result = await callOne(ctx, actor, build, request, forms, appOrigins, signal, audits);
+		const challenge = credentials ? answerChallenge(request, result, credentials) : null;
+		if (!challenge || challenge.kind === 'none') {
+			calls.push(result);
+			continue;
+		}
+		calls.push(withChallengeIssue(result, challenge.issue));
+		if (challenge.kind === 'refused') continue;
+		// One answer, through the same sender and rules, with its hash masked like a secret.
+		const answerForms = [...forms, challenge.response];
+		const answer = await callOne(
+			ctx,
+			actor,
+			build,
+			challenge.request,
+			answerForms,
+			appOrigins,
+			signal,
+			audits
+		);
+		const verdict = answerVerdict(answer, credentials!);
+		calls.push(verdict ? withChallengeIssue(answer, verdict) : answer);
 	}
 	return { calls, issues };
 }
