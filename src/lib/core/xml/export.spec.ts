@@ -11,6 +11,35 @@ function withServices(services: Record<string, Record<string, string>>): Profile
 }
 
 describe('exportXml', () => {
+	it('leaves the Digest password out unless secrets are included, and never writes its mask', () => {
+		const document = withServices({
+			webServiceContacts: {
+				wsContactsUrl: 'https://c.example.com/contacts',
+				wsContactsAuthUsername: 'alice',
+				wsContactsAuthPassword: 'digest-pw'
+			}
+		});
+		const plain = exportXml(document, 'provisioning');
+		expect(plain.ok && plain.value).toContain(
+			'<wsContactsAuthUsername>alice</wsContactsAuthUsername>'
+		);
+		expect(plain.ok && plain.value).not.toContain('wsContactsAuthPassword');
+		expect(plain.issues).toContainEqual(
+			expect.objectContaining({
+				code: 'xml_credentials_left_out',
+				message: expect.stringContaining('<wsContactsAuthPassword>')
+			})
+		);
+		const included = exportXml(document, 'provisioning', { credentials: 'include' });
+		expect(included.ok && included.value).toContain(
+			'<wsContactsAuthPassword>digest-pw</wsContactsAuthPassword>'
+		);
+		const masked = structuredClone(document);
+		masked.services.webServiceContacts!.wsContactsAuthPassword = '\u2022'.repeat(8);
+		const fromView = exportXml(masked, 'provisioning', { credentials: 'include' });
+		expect(fromView.ok && fromView.value).not.toContain('wsContactsAuthPassword');
+	});
+
 	it('writes an empty profile as empty containers', () => {
 		const exported = exportXml(emptyDocument(), 'provisioning');
 		expect(exported.ok && exported.value).toBe(

@@ -8,6 +8,7 @@ import {
 import { append, type Issue, type Result } from '../issues';
 import { elementTag } from '../catalogue/labels';
 import type { ProfileDocument } from '../profile/schema';
+import { isSecretSetting } from '../profile/secret-keys';
 import { SECRET_MASK } from '../profile/secrets';
 import { credentialElementName, maskedCredential } from './account';
 import { xmlCharIssues } from './chars';
@@ -119,11 +120,18 @@ export function exportXml(
 	options: ExportOptions = {}
 ): Result<string> {
 	const rule: XmlFormRule = XML_FORMS[form];
-	const { settings, issues } = xmlSettings(document);
+	const { settings: all, issues } = xmlSettings(document);
 	const paths = containerPaths(rule);
 	const preserved = new Map<string, { index: number; xml: string }[]>();
 	let omitted = 0;
 	const credentials: string[] = [];
+	// A secret setting (a Digest password) goes out as a kept credential does.
+	const settings = all.filter((s) => {
+		if (!isSecretSetting(s.service, s.key)) return true;
+		if (options.credentials === 'include' && s.value !== SECRET_MASK) return true;
+		credentials.push(s.key);
+		return false;
+	});
 	for (const item of document.preservedXml) {
 		const path = toFormPath(item.path, rule);
 		if (path === null) {
