@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interpretation } from '../../src/lib/core/response';
+import { digestParams, digestProtected } from '../helpers/digest';
 import { createProfile, profileDocument, serverWithAdmin } from '../helpers/fixtures';
 import { stopAllServers, type Client } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
@@ -93,49 +92,18 @@ const json = (body: string, headers: Record<string, string> = {}): Answer => ({
 	body
 });
 
-/** The parameters of a Digest header, unquoted. */
-function params(header: string): Record<string, string> {
-	const found: Record<string, string> = {};
-	for (const m of header.matchAll(/(\w+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]+))/g)) {
-		found[m[1]] = m[2] ?? m[3];
-	}
-	return found;
-}
-
-/**
- * An upstream's two answers as a Digest server gives them: a challenge, then a check of the
- * answer computed here with node:crypto (200 with the contacts when right, 401 when not).
- */
+/** A Digest server's two answers: the challenge, then the check of the app's answer. */
 function digestServer(algorithm: 'MD5' | 'SHA-256', password = PASSWORD): Answer[] {
-	const hash = (text: string) =>
-		createHash(algorithm === 'MD5' ? 'md5' : 'sha256')
-			.update(text)
-			.digest('hex');
-	const nonce = randomBytes(12).toString('hex');
-	const realm = 'contacts@example.com';
-	const challenge = (_req: IncomingMessage, res: ServerResponse) => {
-		res.writeHead(401, {
-			'www-authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="op-1", domain="${elsewhere.url}/"`
-		});
-		res.end();
-	};
-	const check = (req: IncomingMessage, res: ServerResponse) => {
-		const p = params(req.headers.authorization ?? '');
-		const ha1 = hash(`${p.username}:${realm}:${password}`);
-		const ha2 = hash(`${req.method}:${p.uri}`);
-		const expected = hash(`${ha1}:${nonce}:${p.nc}:${p.cnonce}:auth:${ha2}`);
-		const right =
-			p.username === 'alice' &&
-			p.nonce === nonce &&
-			p.uri === req.url &&
-			p.opaque === 'op-1' &&
-			p.qop === 'auth' &&
-			p.response === expected;
-		if (!right) return challenge(req, res);
-		res.writeHead(200, { 'content-type': 'application/json', 'last-modified': LAST_MODIFIED });
-		res.end(CONTACTS);
-	};
-	return [challenge, check];
+	const answer = digestProtected({
+		algorithm,
+		username: 'alice',
+		password,
+		status: 200,
+		headers: { 'content-type': 'application/json', 'last-modified': LAST_MODIFIED },
+		body: CONTACTS,
+		domain: `${elsewhere.url}/`
+	});
+	return [answer, answer];
 }
 
 const AUTH = { wsContactsAuthUsername: 'alice', wsContactsAuthPassword: PASSWORD };
@@ -185,7 +153,7 @@ describe('Web Service Contacts test calls', () => {
 			const { calls, received, text } = await contacts(digestServer(algorithm), AUTH);
 			expect(received.map((r) => r.url)).toEqual(['/contacts?user=alice', '/contacts?user=alice']);
 			expect(received[0].headers.authorization).toBeUndefined();
-			const sent = params(received[1].headers.authorization);
+			const sent = digestParams(received[1].headers.authorization);
 			expect(sent).toMatchObject({ username: 'alice', algorithm, qop: 'auth', nc: '00000001' });
 			expect(calls.map((c) => c.response?.status)).toEqual([401, 200]);
 			expect(calls[0].interpretation!.issues).toContainEqual(
