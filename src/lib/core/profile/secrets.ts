@@ -42,8 +42,8 @@ export function mapSecretSettings(
 ): ProfileDocument['services'] {
 	const result: Record<string, Record<string, string>> = {};
 	for (const [service, settings] of Object.entries(services)) {
-		const copy = { ...settings };
-		for (const [key, value] of Object.entries(settings)) {
+		const copy: Record<string, string> = { ...settings };
+		for (const [key, value] of Object.entries(settings ?? {})) {
 			if (isSecretSetting(service, key)) copy[key] = map(`${service}/${key}`, value);
 		}
 		result[service] = copy;
