@@ -28,7 +28,7 @@ test.describe('services page', () => {
 			/Rate Checker/,
 			/Account Removal Reporter/,
 			/Push Notification Reporter/,
-			/Initial provisioning/
+			/Initial provisioning/,
 			/Web Service Contacts/
 		]);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
