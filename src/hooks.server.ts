@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { json, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
+// Every service, those beyond the contract too, is known to each lookup before any request.
+import '$lib/core/catalogue/services';
 import { allows, requiredAccess, routedPath } from '$lib/server/auth/access';
 import { ensureFirstAdmin } from '$lib/server/auth/first-admin';
 import { crossSiteProblem, requestUser } from '$lib/server/auth/request';

@@ -7,7 +7,7 @@ export class LazyModule<T> {
 	value = $state.raw<T | null>(null);
 	/** Why the last load failed, until a load succeeds; empty while none has failed. */
 	failed = $state('');
-	#loading = false;
+	#loading: Promise<T> | null = null;
 	readonly #importer: () => Promise<T>;
 
 	constructor(importer: () => Promise<T>) {
@@ -19,17 +19,25 @@ export class LazyModule<T> {
 	 * no state itself (only once the import settles), so a derived value may call it.
 	 */
 	load(): void {
-		if (this.value !== null || this.#loading || typeof window === 'undefined') return;
-		this.#loading = true;
-		this.#importer().then(
+		if (this.value !== null || typeof window === 'undefined') return;
+		void this.ready().catch(() => {});
+	}
+
+	/** The module's exports, loading it first if need be (in the browser only). */
+	ready(): Promise<T> {
+		if (this.value !== null) return Promise.resolve(this.value);
+		this.#loading ??= this.#importer().then(
 			(loaded) => {
 				this.value = loaded;
 				this.failed = '';
+				return loaded;
 			},
 			(error: unknown) => {
-				this.#loading = false;
+				this.#loading = null;
 				this.failed = error instanceof Error ? error.message : String(error);
+				throw error;
 			}
 		);
+		return this.#loading;
 	}
 }

@@ -1,9 +1,8 @@
-import {
-	getService,
-	sampleValues,
-	type DeclaredAccountKey,
-	type Service
-} from '$lib/core/catalogue';
+import type { DeclaredAccountKey } from '$lib/core/catalogue/account-keys';
+// The catalogue's modules themselves, not its index: the index brings every service along.
+import { findKnownService, isContractService, knownServices } from '$lib/core/catalogue/known';
+import { sampleValues } from '$lib/core/catalogue/samples';
+import type { Service } from '$lib/core/catalogue/schema';
 // From the request builder's own modules, not its index: the index also brings the strict XML
 // reader, which the editor page loads after its first paint.
 import { buildRequestsWith, type BuildResult } from '$lib/core/request/build';
@@ -12,6 +11,7 @@ import { resolveSettings } from '$lib/core/request/settings';
 import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary';
 import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
+import { wholeCatalogue } from './catalogue.svelte';
 import { loadedXmlReader, previewXmlReader, xmlCheckPending } from './preview-tools.svelte';
 
 /** Where a service editor reads and writes its settings and values. */
@@ -88,7 +88,14 @@ export class ServiceStatuses {
 	readonly #source: SettingsSource;
 	readonly #cache = new WeakMap<
 		object,
-		{ values: Values; raw: boolean; keys: unknown; xml: unknown; result: BuildResult }
+		{
+			values: Values;
+			raw: boolean;
+			keys: unknown;
+			xml: unknown;
+			known: unknown;
+			result: BuildResult;
+		}
 	>();
 
 	constructor(source: SettingsSource) {
@@ -97,6 +104,14 @@ export class ServiceStatuses {
 
 	/** A service's status; `open` is the editor showing it, whose preview is reused. */
 	of(serviceId: string, open?: ServiceEditor): ServiceStatus {
+		// Set services beyond the contract say "checking…" until the page has the whole catalogue,
+		// as the server draws them too.
+		const pending =
+			open?.service.id !== serviceId &&
+			wholeCatalogue.value === null &&
+			!isContractService(serviceId) &&
+			Object.keys(this.#source.settingsOf(serviceId)).length > 0;
+		if (pending) return { state: 'unset', words: 'checking…' };
 		const result = this.resultOf(serviceId, open);
 		return result ? statusOf(result) : { state: 'unset', words: 'not set' };
 	}
@@ -111,23 +126,29 @@ export class ServiceStatuses {
 		const keys = this.#source.accountKeys;
 		// A result built before the page had its XML reader is built again once it has.
 		const xml = loadedXmlReader();
+		// And once the page has the whole catalogue, whose services the lint's hints may name.
+		void wholeCatalogue.value;
+		const known = knownServices();
 		const kept = this.#cache.get(settings);
 		if (
 			kept &&
 			kept.values === values &&
 			kept.raw === raw &&
 			kept.keys === keys &&
-			kept.xml === xml
+			kept.xml === xml &&
+			kept.known === known
 		)
 			return kept.result;
-		const service = getService(serviceId);
+		const service = findKnownService(serviceId);
+		// A service beyond the contract is built once the page has the whole catalogue.
+		if (!service) return null;
 		const result = buildPreview(
 			service,
 			settings,
 			{ ...(sampleValues(service, keys ?? []) as Values), ...values },
 			this.#source
 		);
-		this.#cache.set(settings, { values, raw, keys, xml, result });
+		this.#cache.set(settings, { values, raw, keys, xml, known, result });
 		return result;
 	}
 }
@@ -149,9 +170,16 @@ export class ServiceEditor {
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
-	readonly #result = $derived.by(() =>
-		buildPreview(this.service, this.source.settingsOf(this.service.id), this.#values, this.source)
-	);
+	readonly #result = $derived.by(() => {
+		// The lint's hints name services beyond the contract once the page has them.
+		void wholeCatalogue.value;
+		return buildPreview(
+			this.service,
+			this.source.settingsOf(this.service.id),
+			this.#values,
+			this.source
+		);
+	});
 
 	/**
 	 * Derived, so that what reads them (each editor's configuration) is told only when they

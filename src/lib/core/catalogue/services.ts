@@ -1,33 +1,18 @@
+import { CALLER_LABELS, CONTRACT_SERVICES, knowServices } from './known';
 import type { Caller, Service } from './schema';
-import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
 import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
 import { accountRemovalReporter, pushNotificationReporter } from './services-reporters';
 import { initialProvisioning } from './services-provisioning';
 import { webServiceContacts } from './services-contacts';
-import {
-	externalAuth,
-	extSSOProv,
-	invitationAccepted,
-	pushMultisend,
-	pushSend,
-	smartContactNotification
-} from './services-servers';
+
+export { CALLER_LABELS, keyOf } from './known';
 
 /**
  * Every service of the contract, in the order the contract presents them, then the platform's
  * services beyond it (whose entries say where each rule comes from).
  */
 export const SERVICES: readonly Service[] = [
-	sendMessage,
-	mediaRefSend,
-	externalAuth,
-	extSSOProv,
-	phoneNumberVerifier,
-	invitationAccepted,
-	smartContactNotification,
-	pushTokenReporter,
-	pushSend,
-	pushMultisend,
+	...CONTRACT_SERVICES,
 	fetchMessages,
 	balanceChecker,
 	rateChecker,
@@ -37,16 +22,10 @@ export const SERVICES: readonly Service[] = [
 	webServiceContacts
 ];
 
+knowServices(SERVICES);
+
 /** The service ids, as used in URLs and the API. */
 export const SERVICE_IDS = SERVICES.map((s) => s.id);
-
-/** Who calls, in words an admin reads. */
-export const CALLER_LABELS: Record<Caller, string> = {
-	app: 'The app',
-	sso: 'The SSO server',
-	contacts: 'The contacts server',
-	provider: 'The provider, calling the push gateway'
-};
 
 const BY_ID = new Map(SERVICES.map((s) => [s.id, s]));
 
@@ -93,9 +72,4 @@ export function servicesByCaller(): ServiceGroup[] {
 		services: beyond
 	});
 	return groups;
-}
-
-/** The key of a service with this role (the first one), or undefined. */
-export function keyOf(service: Service, role: Service['keys'][number]['role']): string | undefined {
-	return service.keys.find((k) => k.role === role)?.key;
 }

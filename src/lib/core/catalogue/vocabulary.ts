@@ -1,5 +1,5 @@
 import type { Issue } from '../issues';
-import { CALLER_LABELS, SERVICES } from './services';
+import { CALLER_LABELS, knownServices } from './known';
 import type { Scope, Service, Variable } from './schema';
 import type { DeclaredAccountKey } from './account-keys';
 import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES, variable } from './variables';
@@ -89,7 +89,7 @@ function nearest(key: string, keys: string[]): string | undefined {
 }
 
 function ownerOf(name: string, service: Service): string | undefined {
-	const owner = SERVICES.find(
+	const owner = knownServices().find(
 		(s) => s !== service && s.variables.some((v) => v.name === name || v.alias === name)
 	);
 	return owner?.title;

@@ -1,5 +1,5 @@
 import { isSecretAccountKey } from '../catalogue/account-keys';
-import { SERVICES } from '../catalogue/services';
+import { fromKnown } from '../catalogue/known';
 import { ACCOUNT_VARIABLES } from '../catalogue/variables';
 
 /**
@@ -7,17 +7,20 @@ import { ACCOUNT_VARIABLES } from '../catalogue/variables';
  * and its secrets module seals them, so it sits below both.
  */
 
-const SECRET_KEYS = new Set([
-	...ACCOUNT_VARIABLES.filter((v) => v.secret).map((v) => `account[${v.name}]`),
-	...SERVICES.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
-]);
+const secretKeys = fromKnown(
+	(services) =>
+		new Set([
+			...ACCOUNT_VARIABLES.filter((v) => v.secret).map((v) => `account[${v.name}]`),
+			...services.flatMap((s) => s.variables.filter((v) => v.secret).map((v) => v.name))
+		])
+);
 
 /**
  * True when a scenario value under this placeholder key is a secret: a secret of the catalogue,
  * or an account key whose name says it is a credential (`account[apiPass]`).
  */
 export function isSecretKey(key: string): boolean {
-	if (SECRET_KEYS.has(key)) return true;
+	if (secretKeys().has(key)) return true;
 	const account = /^account\[(.+)\]$/.exec(key);
 	return account !== null && isSecretAccountKey(account[1]);
 }

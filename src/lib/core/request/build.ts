@@ -1,4 +1,4 @@
-import { findService } from '../catalogue/services';
+import { findKnownService } from '../catalogue/known';
 import type { Method, Service } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf } from '../catalogue/vocabulary';
@@ -336,7 +336,7 @@ function valueIssues(resolvers: Resolver[]): Issue[] {
  * whole list's requests: a smoke test sends one message, not one per recipient.
  */
 export function firstRequestValues(serviceId: string, values: Values): Values {
-	const name = findService(serviceId)?.variables.find((v) => v.perRecipient)?.name;
+	const name = findKnownService(serviceId)?.variables.find((v) => v.perRecipient)?.name;
 	const recipients = recipientsOf(values, name);
 	if (!name || recipients === null || recipients.length <= 1) return values;
 	return { ...values, [name]: recipients.slice(0, 1) };
@@ -348,7 +348,8 @@ export function firstRequestValues(serviceId: string, values: Values): Values {
  * bodies with the product's one strict reader; a page gives its reader once it has loaded.
  */
 export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): BuildResult {
-	const service = typeof input.service === 'string' ? findService(input.service) : input.service;
+	const service =
+		typeof input.service === 'string' ? findKnownService(input.service) : input.service;
 	if (!service || service.kind !== 'template') {
 		const name = typeof input.service === 'string' ? input.service : input.service.id;
 		const issue: Issue = {

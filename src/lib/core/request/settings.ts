@@ -1,5 +1,5 @@
-import { isXmlKey } from '../catalogue/placement';
-import { keyOf } from '../catalogue/services';
+import { keyOf } from '../catalogue/known';
+import { isXmlKey } from '../catalogue/placed';
 import type { Service } from '../catalogue/schema';
 import { append, type Issue } from '../issues';
 import { xmlCharIssues } from '../xml/chars';

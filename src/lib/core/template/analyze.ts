@@ -1,4 +1,4 @@
-import { isXmlKey } from '../catalogue/placement';
+import { isXmlKey } from '../catalogue/placed';
 import type { Service, Variable } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';

@@ -4,7 +4,7 @@ import {
 	SECRET_NAME_RULE,
 	type DeclaredAccountKey
 } from '../catalogue/account-keys';
-import { deprecatedXmlKeyNamed, portalKeyNamed, xmlKeyNamed } from '../catalogue/placement';
+import { deprecatedXmlKeyNamed, portalKeyNamed, xmlKeyNamed } from '../catalogue/placed';
 import type { ProfileDocument } from '../profile/schema';
 import { SETTINGS_PATH } from './forms';
 import { isXmlChar } from './chars';

@@ -1,4 +1,4 @@
-import { XML_FORMS, type XmlFormRule } from '../catalogue/placement';
+import { XML_FORMS, type XmlFormRule } from '../catalogue/placed';
 
 /**
  * Element paths of the two XML forms. Preserved elements are stored under the provisioning

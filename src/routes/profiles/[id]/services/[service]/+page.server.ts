@@ -1,5 +1,5 @@
 import { error } from '@sveltejs/kit';
-import { findService } from '$lib/core/catalogue';
+import { findService, servicesByCaller } from '$lib/core/catalogue';
 import { GALLERY } from '$lib/core/catalogue/gallery';
 import { galleryFor } from '$lib/core/profile/gallery';
 import { serverContext } from '$lib/server/platform/context';
@@ -29,6 +29,14 @@ export const load: PageServerLoad = async ({ params, locals, url }) => {
 		profiles: (await ctx.store.profiles.list({ deleted: false })).map((p) => ({
 			id: p.id,
 			name: p.name
+		})),
+		// The services list, from the whole catalogue: the page's own code holds the contract's
+		// services only, and the others' entries load when it needs them.
+		groups: servicesByCaller().map((g) => ({
+			id: g.id,
+			caller: g.caller,
+			label: g.label,
+			services: g.services.map((s) => ({ id: s.id, title: s.title, kind: s.kind }))
 		})),
 		canWrite: locals.user?.role === 'editor' || locals.user?.role === 'admin',
 		// The gallery's shell shows its count at once; its templates load with its contents.

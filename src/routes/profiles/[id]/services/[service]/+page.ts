@@ -1,0 +1,14 @@
+import { browser } from '$app/environment';
+import { findKnownService } from '$lib/core/catalogue/known';
+import { wholeCatalogue } from '$lib/state/catalogue.svelte';
+import { PUSH_PAGE } from './push';
+import type { PageLoad } from './$types';
+
+// The page of a service beyond the contract needs its entry before it draws: the first load of
+// every other page holds the contract's services only.
+export const load: PageLoad = async ({ data }) => {
+	if (browser && data.serviceId !== PUSH_PAGE && !findKnownService(data.serviceId)) {
+		await wholeCatalogue.ready();
+	}
+	return data;
+};
