@@ -76,10 +76,13 @@ describe("the editor's first load", () => {
 		expect(appearsIn(code, sendMessage.purpose)).toBe(true);
 	});
 
-	// Each service beyond the contract, in its own file or not, loads with the page that needs it.
-	it.each(SERVICES.filter((s) => s.source).map((s) => [s.id, s] as const))(
-		'holds no entry of %s, a service beyond the contract',
-		(_, service) => {
+	// Each service beyond the contract, in its own file or not, and each the servers call, loads
+	// with the page that needs it.
+	const later = SERVICES.filter((s) => s.source || s.caller !== 'app');
+	it.each(later.map((s) => [s.id, s.source ? 'beyond the contract' : `called by ${s.caller}`]))(
+		'holds no entry of %s, %s',
+		(id) => {
+			const service = SERVICES.find((s) => s.id === id)!;
 			const found = [...chunks]
 				.filter(([, code]) => textsOf(service).some((text) => appearsIn(code, text)))
 				.map(([file]) => file);

@@ -1,4 +1,5 @@
 import { sameDocument } from '$lib/core/profile/same';
+import { wholeCatalogue } from './catalogue.svelte';
 import type { DeclaredAccountKey } from '$lib/core/catalogue';
 import type { MergeChoices } from '$lib/core/profile/merge';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';
@@ -26,7 +27,10 @@ type Sync = typeof import('./draft-sync.svelte');
 let syncModule: Promise<Sync> | null = null;
 
 function sync(): Promise<Sync> {
-	syncModule ??= import('./draft-sync.svelte');
+	// With the whole catalogue: which sample values are secrets is known before any is stored.
+	syncModule ??= Promise.all([import('./draft-sync.svelte'), wholeCatalogue.ready()]).then(
+		([module]) => module
+	);
 	return syncModule;
 }
 

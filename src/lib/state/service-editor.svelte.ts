@@ -1,6 +1,6 @@
 import type { DeclaredAccountKey } from '$lib/core/catalogue/account-keys';
 // The catalogue's modules themselves, not its index: the index brings every service along.
-import { findKnownService, isContractService, knownServices } from '$lib/core/catalogue/known';
+import { findKnownService, isFirstService, knownServices } from '$lib/core/catalogue/known';
 import { sampleValues } from '$lib/core/catalogue/samples';
 import type { Service } from '$lib/core/catalogue/schema';
 // From the request builder's own modules, not its index: the index also brings the strict XML
@@ -104,12 +104,12 @@ export class ServiceStatuses {
 
 	/** A service's status; `open` is the editor showing it, whose preview is reused. */
 	of(serviceId: string, open?: ServiceEditor): ServiceStatus {
-		// Set services beyond the contract say "checking…" until the page has the whole catalogue,
-		// as the server draws them too.
+		// A set service not known from the start says "checking…" until the page has the whole
+		// catalogue, as the server draws it too.
 		const pending =
 			open?.service.id !== serviceId &&
 			wholeCatalogue.value === null &&
-			!isContractService(serviceId) &&
+			!isFirstService(serviceId) &&
 			Object.keys(this.#source.settingsOf(serviceId)).length > 0;
 		if (pending) return { state: 'unset', words: 'checking…' };
 		const result = this.resultOf(serviceId, open);
@@ -140,7 +140,7 @@ export class ServiceStatuses {
 		)
 			return kept.result;
 		const service = findKnownService(serviceId);
-		// A service beyond the contract is built once the page has the whole catalogue.
+		// The others are built once the page has the whole catalogue.
 		if (!service) return null;
 		const result = buildPreview(
 			service,

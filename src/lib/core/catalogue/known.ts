@@ -1,36 +1,23 @@
 import type { Caller, Service } from './schema';
 import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
-import {
-	externalAuth,
-	extSSOProv,
-	invitationAccepted,
-	pushMultisend,
-	pushSend,
-	smartContactNotification
-} from './services-servers';
 
 /**
- * The services this program knows so far. The contract's are always known; the services beyond
- * it become known when the whole catalogue (`./services`) is imported, which the server, the
- * command line and most pages do at once, and the editor's page once it needs them: its first
- * load then stays the same size however many services beyond the contract there are.
+ * The services this program knows so far. Those the app calls under the contract are always
+ * known; the others (the servers' and those beyond the contract) become known when the whole
+ * catalogue (`./services`) is imported, which the server, the command line and most pages do at
+ * once, and the editor's page once it needs them: its first load then stays the same size
+ * however many services the catalogue gains.
  */
 
-/** The contract's services, in the order the contract presents them. */
-export const CONTRACT_SERVICES: readonly Service[] = [
+/** The services the app calls under the contract, in catalogue order: known from the start. */
+export const FIRST_SERVICES: readonly Service[] = [
 	sendMessage,
 	mediaRefSend,
-	externalAuth,
-	extSSOProv,
 	phoneNumberVerifier,
-	invitationAccepted,
-	smartContactNotification,
-	pushTokenReporter,
-	pushSend,
-	pushMultisend
+	pushTokenReporter
 ];
 
-let known: readonly Service[] = CONTRACT_SERVICES;
+let known: readonly Service[] = FIRST_SERVICES;
 let byId = new Map(known.map((s) => [s.id, s]));
 
 /** Every service known so far, in catalogue order. */
@@ -43,9 +30,9 @@ export function findKnownService(id: string): Service | undefined {
 	return byId.get(id);
 }
 
-/** True for a service of the contract (known from the start). */
-export function isContractService(id: string): boolean {
-	return CONTRACT_SERVICES.some((s) => s.id === id);
+/** True for a service known from the start. */
+export function isFirstService(id: string): boolean {
+	return FIRST_SERVICES.some((s) => s.id === id);
 }
 
 /** Makes the whole catalogue known (called once, by the module that lists it). */

@@ -1,9 +1,18 @@
-import { CALLER_LABELS, CONTRACT_SERVICES, knowServices } from './known';
+import { CALLER_LABELS, knowServices } from './known';
 import type { Caller, Service } from './schema';
+import { mediaRefSend, phoneNumberVerifier, pushTokenReporter, sendMessage } from './services-app';
 import { balanceChecker, fetchMessages, rateChecker } from './services-beyond';
 import { accountRemovalReporter, pushNotificationReporter } from './services-reporters';
 import { initialProvisioning } from './services-provisioning';
 import { webServiceContacts } from './services-contacts';
+import {
+	externalAuth,
+	extSSOProv,
+	invitationAccepted,
+	pushMultisend,
+	pushSend,
+	smartContactNotification
+} from './services-servers';
 
 export { CALLER_LABELS, keyOf } from './known';
 
@@ -12,7 +21,16 @@ export { CALLER_LABELS, keyOf } from './known';
  * services beyond it (whose entries say where each rule comes from).
  */
 export const SERVICES: readonly Service[] = [
-	...CONTRACT_SERVICES,
+	sendMessage,
+	mediaRefSend,
+	externalAuth,
+	extSSOProv,
+	phoneNumberVerifier,
+	invitationAccepted,
+	smartContactNotification,
+	pushTokenReporter,
+	pushSend,
+	pushMultisend,
 	fetchMessages,
 	balanceChecker,
 	rateChecker,
