@@ -1,5 +1,5 @@
 import type { Issue } from '../issues';
-import { CALLER_LABELS, knownServices } from './known';
+import { CALLER_LABELS, fromKnown, knownServices } from './known';
 import type { Scope, Service, Variable } from './schema';
 import type { DeclaredAccountKey } from './account-keys';
 import { ACCOUNT_VARIABLES, GLOBAL_VARIABLES, variable } from './variables';
@@ -126,8 +126,11 @@ function withDeclared(service: Service, declared: readonly DeclaredAccountKey[])
 	return [...documented, ...custom];
 }
 
-const CACHE = new Map<string, Vocabulary>();
-const DECLARED_CACHE = new Map<string, Vocabulary>();
+// Made again once more services are known: a vocabulary's hints name the services it knows.
+const caches = fromKnown(() => ({
+	plain: new Map<string, Vocabulary>(),
+	declared: new Map<string, Vocabulary>()
+}));
 
 /**
  * The vocabulary of a service (computed once per service), with the account keys a profile's
@@ -137,6 +140,7 @@ export function vocabularyOf(
 	service: Service,
 	declared: readonly DeclaredAccountKey[] = []
 ): Vocabulary {
+	const { plain: CACHE, declared: DECLARED_CACHE } = caches();
 	if (declared.length === 0) {
 		const cached = CACHE.get(service.id);
 		if (cached) return cached;
