@@ -26,13 +26,16 @@ export function isSecretKey(key: string): boolean {
 }
 
 /** The settings that are secrets (a Digest password), as `service/key`. */
-const SECRET_SETTINGS = new Set(
-	SERVICES.flatMap((s) =>
-		s.keys.filter((k) => k.role === 'authPassword').map((k) => `${s.id}/${k.key}`)
-	)
+const secretSettings = fromKnown(
+	(services) =>
+		new Set(
+			services.flatMap((s) =>
+				s.keys.filter((k) => k.role === 'authPassword').map((k) => `${s.id}/${k.key}`)
+			)
+		)
 );
 
 /** True when a service's setting is a secret: sealed, write-only, left out of exports. */
 export function isSecretSetting(service: string, key: string): boolean {
-	return SECRET_SETTINGS.has(`${service}/${key}`);
+	return secretSettings().has(`${service}/${key}`);
 }
