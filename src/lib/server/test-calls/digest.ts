@@ -4,7 +4,7 @@ import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
 import type { BuildInput, BuiltRequest } from '$lib/core/request';
 import { digestAuthorization } from '$lib/core/request/digest';
-import type { CallResult } from './run';
+import type { CallResult } from './call-result';
 
 /**
  * A service's HTTP Digest challenge answered as the app answers it: when its `…AuthUsername` is

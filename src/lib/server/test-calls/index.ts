@@ -13,9 +13,9 @@ export {
 	cancelCall,
 	TooManyCallsError,
 	type TestCallAnswer,
-	type CallResult,
 	type AuditSink
 } from './run';
+export type { CallResult } from './call-result';
 export {
 	keepInHistory,
 	trimHistory,

@@ -11,7 +11,6 @@ import {
 } from '$lib/core/request';
 import type { Issue } from '$lib/core/issues';
 import { sha1Hex } from '$lib/core/template';
-import type { Interpretation } from '$lib/core/response';
 import { auditEntry, recordAudit, type Actor } from '../audit';
 import { sharedSlots, type SharedSlots } from '../platform/cluster';
 import type { ServerContext } from '../platform/context';
@@ -24,11 +23,12 @@ import {
 	type OutboundConfig
 } from '../outbound';
 import { outgoingHeaders } from '../outbound/send';
-import { previewRequest, type PreviewRequest } from '../profiles/preview';
+import { previewRequest } from '../profiles/preview';
 import { receiveAtSink, SINK_KEY, sinkAnswersWithBody } from '../sinks';
 import { maskDigestResponse } from '$lib/core/request/digest';
-import { envelope, type ReceivedResponse, type ResponseEnvelope } from './envelope';
+import { envelope, type ReceivedResponse } from './envelope';
 import { answerChallenge, answerVerdict, digestCredentials, withChallengeIssue } from './digest';
+import type { CallResult } from './call-result';
 import { CallInputError, type ResolvedCall } from './input';
 import { REFUSING } from './refusing';
 
@@ -40,14 +40,6 @@ import { REFUSING } from './refusing';
  * secret could come back (see `secretForms`) is masked in answers, errors, issues and audit
  * details.
  */
-
-/** One request's outcome: a response and its interpretation, or why there is none. */
-export type CallResult =
-	| { request: PreviewRequest; response: ResponseEnvelope; interpretation: Interpretation }
-	| {
-			request: PreviewRequest;
-			error: { code: string; message: string; rule?: string; address?: string };
-	  };
 
 /**
  * Where the audit entries of a call's requests go: written at once (a flow's steps), or
