@@ -31,8 +31,11 @@ export interface Located {
 	isObject: boolean;
 }
 
-/** A message the checks accepted enough to count. */
-export type ReadMessage = FetchedMessage & { time: number | null };
+/**
+ * A message the checks accepted enough to count, with its time and the content type as the
+ * answer gave it (null when absent: `contentType` then says the default).
+ */
+export type ReadMessage = FetchedMessage & { time: number | null; givenContentType: string | null };
 
 /** Characters of a date beyond which it is not read as one (a real date is about 30). */
 const MAX_DATE_CHARS = 64;
@@ -170,7 +173,8 @@ function checkList(
 		const body = text(fields.sms_text);
 		if (body === null)
 			add('fetch_text_missing', 'warning', `The message at ${where} has no sms_text.`);
-		const contentType = text(fields.content_type) || 'text/plain';
+		const givenContentType = text(fields.content_type);
+		const contentType = givenContentType || 'text/plain';
 		if (FILE_TRANSFER.test(contentType)) {
 			const problem = fileTransferProblem(body ?? '');
 			if (problem)
@@ -199,7 +203,8 @@ function checkList(
 			dispositionNotification: text(fields.disposition_notification),
 			displayed: displayed === 'invalid' ? null : displayed,
 			thread: stream || party || '(no party)',
-			time
+			time,
+			givenContentType
 		});
 	}
 	return out;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '../issues';
 import { interpretResponse } from './interpret';
-import { readFetchedMessages, type FetchedMessages } from './fetched-messages';
+import { readFetchedLists, readFetchedMessages, type FetchedMessages } from './fetched-messages';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const XML_TYPE = { 'Content-Type': 'application/xml' };
@@ -300,5 +300,22 @@ describe('interpretResponse for Fetch Messages', () => {
 		expect(html.summary).toContain('shows no new messages');
 		const down = interpretResponse('fetchMessages', { status: 503, headers: XML_TYPE, body: '' });
 		expect(down.action.kind).toBe('retryLater');
+	});
+});
+
+describe('every message of an answer, for a virtual phone', () => {
+	it('lists all of them, past the threads shown, with the content type as given', () => {
+		const many = Array.from({ length: 60 }, (_, i) =>
+			received(`m${i}`, '2026-03-01T09:00:00Z', { stream_id: `t${i}` })
+		);
+		many.push({ ...received('bare', '2026-03-01T09:00:00Z'), content_type: undefined as never });
+		const body = JSON.stringify({ date: '2026-03-01T10:00:00Z', received_smss: many });
+		const read = readFetchedLists(body, 'application/json', [])!;
+		expect(read.received).toHaveLength(61);
+		expect(read.result.threads).toHaveLength(50);
+		expect(read.received[0].givenContentType).toBe('text/plain');
+		expect(read.received[60]).toMatchObject({ contentType: 'text/plain', givenContentType: null });
+		// The shown threads stay as the API describes them.
+		expect(read.result.threads[0].last).not.toHaveProperty('givenContentType');
 	});
 });

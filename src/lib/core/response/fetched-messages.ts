@@ -12,7 +12,7 @@ import {
 	type ReadMessage
 } from './fetched-checks';
 
-export type { FetchedMessage } from './fetched-checks';
+export type { FetchedMessage, ReadMessage } from './fetched-checks';
 
 /**
  * A Fetch Messages answer read as the app reads it: the modern JSON or XML shape (`date`,
@@ -180,6 +180,22 @@ export function readFetchedMessages(
 	contentType: string | null,
 	issues: Issue[]
 ): FetchedMessages | null {
+	return readFetchedLists(body, contentType, issues)?.result ?? null;
+}
+
+/** Every message of both lists, and what the app makes of them: a virtual phone keeps them all. */
+export interface FetchedLists {
+	result: FetchedMessages;
+	received: ReadMessage[];
+	sent: ReadMessage[];
+}
+
+/** {@link readFetchedMessages} with every message read, not only the threads shown. */
+export function readFetchedLists(
+	body: string,
+	contentType: string | null,
+	issues: Issue[]
+): FetchedLists | null {
 	const lists = readLists(body, contentType, issues);
 	if (lists === null) return null;
 	const repeats = new Repeats(issues);
@@ -203,7 +219,11 @@ export function readFetchedMessages(
 	const date = typeof lists.top.date === 'string' ? lists.top.date : null;
 	const checked = checkMessages(received, sent, date, lists.where('date'), repeats);
 	repeats.finish();
-	return summarise(shape, lists.format, date, checked.received, checked.sent);
+	return {
+		result: summarise(shape, lists.format, date, checked.received, checked.sent),
+		received: checked.received,
+		sent: checked.sent
+	};
 }
 
 function plural(n: number, what: string): string {
@@ -219,7 +239,9 @@ function summarise(
 ): FetchedMessages {
 	const byThread = new Map<string, FetchedThread>();
 	const lastTime = new Map<string, number>();
-	for (const { time, ...message } of [...received, ...sent]) {
+	for (const read of [...received, ...sent]) {
+		const { time, givenContentType, ...message } = read;
+		void givenContentType;
 		let thread = byThread.get(message.thread);
 		if (!thread) {
 			thread = { thread: message.thread, received: 0, sent: 0, unread: 0, last: message };
