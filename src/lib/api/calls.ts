@@ -1,5 +1,5 @@
 import { z } from '$lib/core/zod';
-import { FLOW_NAMES } from '$lib/core/catalogue/flows';
+import { RUN_FLOW_NAMES } from '$lib/core/catalogue/flows';
 import {
 	GatewayInterpretationSchema,
 	GatewayResponseObjectSchema,
@@ -557,7 +557,8 @@ const ContractRowSchema = z.object({
 		'Limits',
 		'External Authentication',
 		'Push Token Reporter',
-		'Push gateway: single push'
+		'Push gateway: single push',
+		'Beyond the contract: Fetch Messages'
 	]),
 	text: z.string()
 });
@@ -574,6 +575,20 @@ export const FlowStepSchema = z
 		verdicts: PushVerdictsSchema.nullable()
 			.optional()
 			.meta({ description: 'App start’s push step: the verdict of each element.' }),
+		received: z
+			.object({
+				recordId: z.number().int(),
+				at: Millis,
+				token: z.string(),
+				push: z.record(z.string(), z.unknown()),
+				status: z.number().int()
+			})
+			.nullable()
+			.optional()
+			.meta({
+				description:
+					'The messaging journey’s wait: the push the recipient’s phone received at the sandbox (null when none came).'
+			}),
 		interpretation: InterpretationSchema.nullable(),
 		error: z.object({ code: z.string(), message: z.string() }).nullable(),
 		filled: z
@@ -601,7 +616,7 @@ const FlowDraftSchema = z
 export const FlowRunSchema = z
 	.object({
 		id: z.number().int(),
-		flow: z.enum(FLOW_NAMES),
+		flow: z.enum(RUN_FLOW_NAMES),
 		ok: z.boolean().meta({ description: 'Whether the journey went as the contract wants.' }),
 		draft: FlowDraftSchema,
 		steps: z.array(FlowStepSchema),
@@ -609,6 +624,80 @@ export const FlowRunSchema = z
 	})
 	.meta({ id: 'FlowRun', description: 'A flow run, every step answered.' });
 export type FlowRunBody = z.infer<typeof FlowRunSchema>;
+
+const PhoneMessageSchema = z.object({
+	smsId: z.string(),
+	direction: z.enum(['received', 'sent']),
+	party: z.string(),
+	sendingDate: z.string(),
+	text: z.string(),
+	contentType: z.string(),
+	dispositionNotification: z.string().nullable(),
+	thread: z.string(),
+	ticks: z.object({ sent: z.boolean(), pushed: z.boolean(), fetched: z.boolean() })
+});
+
+/** A virtual phone as a journey leaves it. */
+export const PhoneStateSchema = z
+	.object({
+		identity: z.object({
+			label: z.string().meta({ description: '`recipient`, `sender` or `sender-second`.' }),
+			username: z.string(),
+			displayName: z.string(),
+			device: z.enum(['main', 'second']),
+			selector: z.string(),
+			pushToken: z.string(),
+			pushTokenIncomingCall: z.string(),
+			appId: z.string(),
+			appIdIncomingCall: z.string()
+		}),
+		started: z.boolean(),
+		lastKnownSmsId: z.string(),
+		lastKnownSentSmsId: z.string(),
+		messages: z
+			.array(PhoneMessageSchema)
+			.meta({ description: 'The newest messages (at most 200), oldest first.' }),
+		messagesOmitted: z.number().int()
+	})
+	.meta({
+		id: 'PhoneState',
+		description: 'A virtual phone: its account, tokens, ids and conversation.'
+	});
+
+/** One finding of a messaging round. */
+export const MessagingFindingSchema = z
+	.object({
+		check: z.string().meta({ description: 'The check’s id (see docs/messaging.md).' }),
+		severity: z.enum(['error', 'warning', 'info']),
+		message: z.string(),
+		rule: z.string().meta({ description: 'The rule behind the check, as its source writes it.' }),
+		source: z.object({
+			kind: z.enum(['contract', 'docs', 'providers', 'inference']),
+			ref: z.string()
+		})
+	})
+	.meta({ id: 'MessagingFinding', description: 'What a messaging round found, with its rule.' });
+
+/** `POST /api/flows/messaging`, 200. */
+export const MessagingRunSchema = FlowRunSchema.extend({
+	result: z.object({
+		verdict: z.string().meta({ description: 'The round in one sentence.' }),
+		findings: z.array(MessagingFindingSchema),
+		phones: z.array(PhoneStateSchema),
+		sandbox: z.object({ id: z.string(), name: z.string() }),
+		smsId: z.string().nullable().meta({ description: 'The sms_id Send Message answered.' }),
+		pushes: z.object({
+			seen: z
+				.number()
+				.int()
+				.meta({ description: 'Push elements the sandbox answered during the round.' }),
+			omitted: z.number().int().meta({ description: 'Of them, those not checked one by one.' })
+		})
+	})
+}).meta({
+	id: 'MessagingRun',
+	description: 'A messaging journey run: its steps, verdict and findings.'
+});
 
 const FlowRunSummaryFields = {
 	id: z.number().int(),

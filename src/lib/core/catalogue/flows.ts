@@ -12,7 +12,9 @@ export type ContractTable =
 	| 'Limits'
 	| 'External Authentication'
 	| 'Push Token Reporter'
-	| 'Push gateway: single push';
+	| 'Push gateway: single push'
+	/** The platform's documented rules for a service the contract refers to but does not define. */
+	| 'Beyond the contract: Fetch Messages';
 
 /** One row of the contract that decides a step. */
 export interface ContractRow {
@@ -124,6 +126,16 @@ export const FLOW_ROWS = {
 		'Events',
 		'Reprovision push | provider via push gateway | device | NotifyReprovision | Provider sends it; the device reloads its configuration.'
 	),
+	fetchForeground: row(
+		'fetchForeground',
+		'Beyond the contract: Fetch Messages',
+		'Called each time the app comes to the foreground and when an incoming-message push arrives. %last_known_sms_id%: the sms_id of the last received message, empty when none. (Platform documentation: api/client/fetch_messages_modern.)'
+	),
+	fetchSentSync: row(
+		'fetchSentSync',
+		'Beyond the contract: Fetch Messages',
+		"%last_known_sent_sms_id%: the same for sent messages, for syncing several devices: the account's other device fetches what this one sent. (Four providers' implementations; the readable documentation omits it.)"
+	),
 	selectorForPush: row(
 		'selectorForPush',
 		'Push gateway: single push',
@@ -137,6 +149,26 @@ export type FlowRowId = keyof typeof FLOW_ROWS;
 /** The flows, as the API names them. */
 export const FLOW_NAMES = ['registration', 'sso', 'contacts', 'app-start', 'send-message'] as const;
 export type FlowName = (typeof FLOW_NAMES)[number];
+
+/**
+ * The journeys run by virtual phones: their inputs are phones (accounts), not a form of
+ * placeholders, so they are not among {@link FLOW_NAMES}; their runs are kept with the others.
+ */
+export const JOURNEY_NAMES = ['messaging'] as const;
+export type JourneyName = (typeof JOURNEY_NAMES)[number];
+
+/** Every name a kept run may carry. */
+export const RUN_FLOW_NAMES = [...FLOW_NAMES, ...JOURNEY_NAMES] as const;
+export type RunFlowName = (typeof RUN_FLOW_NAMES)[number];
+
+/** What each journey is. */
+export const JOURNEYS: Record<JourneyName, { title: string; purpose: string }> = {
+	messaging: {
+		title: 'Messaging round trip',
+		purpose:
+			"Two virtual phones report their push tokens; one sends a message to the other; the provider's push reaches the sandbox; the recipient fetches, fetches again on coming to the foreground, and the sender's second device syncs."
+	}
+};
 
 /** What each flow is, and the inputs a user gives it (never guessed from samples). */
 export const FLOWS: Record<

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { FLOW_NAMES, FLOWS, type ContractRow, type FlowName } from '$lib/core/catalogue/flows';
+import {
+	FLOW_NAMES,
+	FLOWS,
+	type ContractRow,
+	type FlowName,
+	type RunFlowName
+} from '$lib/core/catalogue/flows';
 import {
 	APP_START_PUSHES,
 	appStartPushOf,
@@ -11,6 +17,7 @@ import {
 	type CoreFlowName,
 	type Decision,
 	type FlowRun,
+	type FlowStep,
 	type SendStep,
 	type StepOutcome
 } from '$lib/core/flows';
@@ -21,6 +28,7 @@ import {
 	SECRET_MASK,
 	type ProfileDocument
 } from '$lib/core/profile';
+import type { ObservedPush } from '$lib/core/phones';
 import type { PushHttpRequest } from '$lib/core/push';
 import { maskSecretsIn, secretForms, type Values } from '$lib/core/request';
 import { ownAccountValues } from '$lib/core/flows/inputs';
@@ -49,32 +57,45 @@ import {
 /** Runs kept per profile, its drafts' included (and for other unsaved documents together). */
 export const FLOW_RUNS_KEEP = 100;
 
+/** What a run runs over: a saved profile, or an unsaved document (a draft of one, maybe). */
+export const RUN_DOCUMENT_FIELDS = {
+	profileId: z.string().uuid().optional(),
+	document: ProfileDocumentSchema.optional(),
+	/**
+	 * With `document`: the saved profile the document is an unsaved draft of (and the revision
+	 * the draft started from). The run is kept and listed with that profile, marked as a draft.
+	 */
+	draftOf: z
+		.object({
+			profileId: z.string().uuid(),
+			baseRevision: z.number().int().min(1).optional()
+		})
+		.optional()
+};
+
+type RunDocument = { profileId?: string; document?: unknown; draftOf?: unknown };
+
+/** A run's input schema with the rules of {@link RUN_DOCUMENT_FIELDS}: one document, a draft's. */
+export function oneDocument<T extends z.ZodType<RunDocument>>(schema: T) {
+	return schema
+		.refine((input) => (input.profileId === undefined) !== (input.document === undefined), {
+			message: 'Give either profileId (a saved profile) or document (an unsaved one), not both.'
+		})
+		.refine((input) => input.draftOf === undefined || input.document !== undefined, {
+			message: 'draftOf goes with document (the unsaved draft of that profile).',
+			path: ['draftOf']
+		});
+}
+
 /** `POST /api/flows/<name>`: a saved profile or an unsaved document, and the scenario's values. */
-export const FlowInputSchema = z
-	.object({
-		profileId: z.string().uuid().optional(),
-		document: ProfileDocumentSchema.optional(),
-		/**
-		 * With `document`: the saved profile the document is an unsaved draft of (and the revision
-		 * the draft started from). The run is kept and listed with that profile, marked as a draft.
-		 */
-		draftOf: z
-			.object({
-				profileId: z.string().uuid(),
-				baseRevision: z.number().int().min(1).optional()
-			})
-			.optional(),
+export const FlowInputSchema = oneDocument(
+	z.object({
+		...RUN_DOCUMENT_FIELDS,
 		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
 		/** The push sandbox app start sends its push through. */
 		sandboxId: z.string().min(1).max(100).optional()
 	})
-	.refine((input) => (input.profileId === undefined) !== (input.document === undefined), {
-		message: 'Give either profileId (a saved profile) or document (an unsaved one), not both.'
-	})
-	.refine((input) => input.draftOf === undefined || input.document !== undefined, {
-		message: 'draftOf goes with document (the unsaved draft of that profile).',
-		path: ['draftOf']
-	});
+);
 export type FlowInput = z.infer<typeof FlowInputSchema>;
 
 /** One step as the API answers it. */
@@ -86,6 +107,8 @@ export interface FlowStepView {
 	response: ResponseEnvelope | PushSendAnswer['response'];
 	/** A push's verdict per element (app start's push step). */
 	verdicts?: PushSendAnswer['verdicts'];
+	/** The push a virtual phone received at the sandbox (a messaging journey's wait). */
+	received?: ObservedPush | null;
 	interpretation: Interpretation | null;
 	/** Why no response came (unreachable, refused by the policy, timed out, not sendable). */
 	error: { code: string; message: string } | null;
@@ -103,7 +126,7 @@ export interface FlowRunDraft {
 /** A run as the API answers it. */
 export interface FlowRunView {
 	id: number;
-	flow: FlowName;
+	flow: RunFlowName;
 	ok: boolean;
 	/** Set when the run was of a profile's unsaved draft (null for a saved revision). */
 	draft: FlowRunDraft | null;
@@ -144,7 +167,8 @@ export function isFlowName(name: string): name is FlowName {
 	return (FLOW_NAMES as readonly string[]).includes(name);
 }
 
-type StepRecord = {
+/** What a step's sender keeps of a request: as sent, as answered, or why it was not sent. */
+export type StepRecord = {
 	request: PreviewRequest | PushHttpRequest | null;
 	result: CallResult | null;
 	error?: string;
@@ -170,7 +194,34 @@ function maskFilled(filled: Record<string, string>): Record<string, string> {
 	);
 }
 
-async function documentOf(ctx: ServerContext, input: FlowInput): Promise<ProfileDocument> {
+/** A step as the API answers it (its values masked where they are secret). */
+export function stepView(s: FlowStep<StepRecord>): FlowStepView {
+	const result = s.record?.result ?? null;
+	const refused = s.record && !result ? s.record : null;
+	const pushed = s.record?.push;
+	return {
+		service: s.service,
+		request: s.record?.request ?? null,
+		response: pushed ? pushed.response : result && 'response' in result ? result.response : null,
+		...(pushed ? { verdicts: pushed.verdicts } : {}),
+		interpretation: result && 'interpretation' in result ? result.interpretation : null,
+		error: pushed?.error
+			? { code: pushed.error.code, message: pushed.error.message }
+			: result && 'error' in result
+				? { code: result.error.code, message: result.error.message }
+				: refused?.error
+					? { code: refused.error, message: s.decision.text }
+					: null,
+		filled: maskFilled(s.filled),
+		decision: s.decision,
+		contractRow: s.contractRow
+	};
+}
+
+export async function documentOf(
+	ctx: ServerContext,
+	input: Pick<FlowInput, 'profileId' | 'document' | 'draftOf'>
+): Promise<ProfileDocument> {
 	if (input.draftOf && !(await headDocument(ctx, input.draftOf.profileId))) {
 		throw new FlowInputError(404, 'not_found', 'No such profile (draftOf).');
 	}
@@ -228,6 +279,50 @@ function checkInputs(flow: FlowName, document: ProfileDocument, values: Values):
 }
 
 /**
+ * Sends a step's plan as a test call is (the same builder, secret masking, outbound policy, time
+ * limits and sinks); a request that cannot be sent as configured is a refused outcome.
+ */
+export function stepSender(
+	ctx: ServerContext,
+	actor: Actor,
+	document: ProfileDocument,
+	appOrigins: string[],
+	signal: AbortSignal
+): SendStep<StepRecord> {
+	const accountKeys = declaredAccountKeys(document.preservedXml);
+	return async (plan) => {
+		const build = {
+			service: plan.service,
+			settings: plan.settings,
+			values: plan.values,
+			rawSubstitution: document.rawSubstitution,
+			accountKeys
+		};
+		try {
+			const answer = await sendBuild(ctx, actor, build, appOrigins, signal);
+			return {
+				issues: answer.issues,
+				results: answer.calls.map((result) => ({
+					outcome: outcomeOf(result),
+					record: { request: result.request, result }
+				}))
+			};
+		} catch (error) {
+			if (!(error instanceof CallInputError)) throw error;
+			const outcome: StepOutcome = {
+				kind: 'refused',
+				code: error.code,
+				message: error.message
+			};
+			return {
+				issues: [],
+				results: [{ outcome, record: { request: null, result: null, error: error.code } }]
+			};
+		}
+	};
+}
+
+/**
  * Runs a flow and keeps the run. Every step is sent as a test call is (audited as one), one at
  * a time; the run holds one of the user's in-flight slots from start to end.
  */
@@ -252,41 +347,11 @@ export async function runFlowRequest(
 	const document = await documentOf(ctx, input);
 	const values = valuesOf(document, input.values as Values);
 	checkInputs(flow, document, values);
-	const accountKeys = declaredAccountKeys(document.preservedXml);
 	const release = await acquireSlot(actor.id);
 	const controller = new AbortController();
 	let run: FlowRun<StepRecord>;
 	try {
-		const send: SendStep<StepRecord> = async (plan) => {
-			const build = {
-				service: plan.service,
-				settings: plan.settings,
-				values: plan.values,
-				rawSubstitution: document.rawSubstitution,
-				accountKeys
-			};
-			try {
-				const answer = await sendBuild(ctx, actor, build, appOrigins, controller.signal);
-				return {
-					issues: answer.issues,
-					results: answer.calls.map((result) => ({
-						outcome: outcomeOf(result),
-						record: { request: result.request, result }
-					}))
-				};
-			} catch (error) {
-				if (!(error instanceof CallInputError)) throw error;
-				const outcome: StepOutcome = {
-					kind: 'refused',
-					code: error.code,
-					message: error.message
-				};
-				return {
-					issues: [],
-					results: [{ outcome, record: { request: null, result: null, error: error.code } }]
-				};
-			}
-		};
+		const send = stepSender(ctx, actor, document, appOrigins, controller.signal);
 		const push: SendPush<StepRecord> = async (body) => {
 			try {
 				const answer = await sendComposedPush(
@@ -318,28 +383,7 @@ export async function runFlowRequest(
 	} finally {
 		release();
 	}
-	let steps = run.steps.map((s): FlowStepView => {
-		const result = s.record?.result ?? null;
-		const refused = s.record && !result ? s.record : null;
-		const pushed = s.record?.push;
-		return {
-			service: s.service,
-			request: s.record?.request ?? null,
-			response: pushed ? pushed.response : result && 'response' in result ? result.response : null,
-			...(pushed ? { verdicts: pushed.verdicts } : {}),
-			interpretation: result && 'interpretation' in result ? result.interpretation : null,
-			error: pushed?.error
-				? { code: pushed.error.code, message: pushed.error.message }
-				: result && 'error' in result
-					? { code: result.error.code, message: result.error.message }
-					: refused?.error
-						? { code: refused.error, message: s.decision.text }
-						: null,
-			filled: maskFilled(s.filled),
-			decision: s.decision,
-			contractRow: s.contractRow
-		};
-	});
+	let steps = run.steps.map(stepView);
 	// What one step masks another may show: a PIN the verifier echoes, the password an account
 	// document answers (sent masked in the next step), a device password.
 	const secrets = secretForms([
@@ -355,6 +399,19 @@ export async function runFlowRequest(
 	]);
 	steps = maskSecretsIn(steps, secrets);
 	const result = maskSecretsIn(run.result, secrets);
+	return keepRun(ctx, actor, input, flow, run.ok, steps, result);
+}
+
+/** Keeps a run with its profile (its drafts' too) and answers it with its id. */
+export async function keepRun(
+	ctx: ServerContext,
+	actor: Actor & { id: number },
+	input: Pick<FlowInput, 'profileId' | 'draftOf'>,
+	flow: RunFlowName,
+	ok: boolean,
+	steps: FlowStepView[],
+	result: Record<string, unknown>
+): Promise<FlowRunView> {
 	const draft: FlowRunDraft | null = input.draftOf
 		? { baseRevision: input.draftOf.baseRevision ?? null }
 		: null;
@@ -368,13 +425,13 @@ export async function runFlowRequest(
 			flow,
 			userId: actor.id,
 			at: Date.now(),
-			ok: run.ok,
+			ok,
 			summary: JSON.stringify(summary),
 			record: JSON.stringify({ steps, result })
 		},
 		FLOW_RUNS_KEEP
 	);
-	return { id: row.id, flow, ok: run.ok, draft, steps, result };
+	return { id: row.id, flow, ok, draft, steps, result };
 }
 
 /** A kept summary (runs kept before drafts were listed have no `draft`). */

@@ -5,6 +5,7 @@ import {
 	FlowRunRecordSchema,
 	FlowRunSchema,
 	GatewayResponseSchema,
+	MessagingRunSchema,
 	MissingValuesErrorSchema,
 	PushSendAnswerSchema,
 	SandboxListSchema,
@@ -20,6 +21,7 @@ import {
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { PushRequestSchema } from '$lib/core/push';
 import { FlowInputSchema } from '../../flows';
+import { MessagingInputSchema } from '../../phones';
 import { PushSendInputSchema } from '../../push/send';
 import {
 	CreateSandboxSchema,
@@ -405,6 +407,36 @@ const flowOperations: OperationSpec[] = [
 			429: TOO_MANY_CALLS
 		},
 		errors: { 404: '`not_found`: no such flow, profile or sandbox.' }
+	},
+	{
+		operationId: 'runMessagingJourney',
+		method: 'post',
+		path: '/api/flows/messaging',
+		summary: 'Send a message from one virtual phone to another through the provider',
+		description:
+			'Both phones report their push tokens (Push Token Reporter), the sender sends to the recipient’s username (Send Message), the journey waits for the provider’s NotifyTextMessage at the profile’s sandbox (its push gateway URL, or `sandboxId`) for `pushTimeoutMs`, the recipient fetches (Fetch Messages), fetches again as on coming to the foreground, and the sender’s second device (`secondDevice`) syncs. Each step as the other flows give it; `result` holds the verdict and every finding with its rule. Kept with the flow runs; holds one of your calls in flight.',
+		tag: 'Flows',
+		body: {
+			schema: MessagingInputSchema,
+			example: {
+				profileId: '6f1c2a9e-0b7d-4c3e-9a51-2d8e4f6b7c10',
+				values: {
+					sender: { username: 'alice', password: 'alice-password' },
+					recipient: { username: 'bob', password: 'bob-password' },
+					sms_body: 'Dinner at 7?',
+					secondDevice: true
+				}
+			}
+		},
+		answers: {
+			200: jsonAnswer('The run, its verdict and its findings.', MessagingRunSchema),
+			400: jsonAnswer(
+				'`invalid_input` (`issues` says why); `missing_values`: no sandbox to watch, or a template uses a value neither the phones nor the profile give (`missing` names them); nothing was sent.',
+				MissingValuesErrorSchema
+			),
+			429: TOO_MANY_CALLS
+		},
+		errors: { 404: '`not_found`: no such profile or sandbox.' }
 	},
 	{
 		operationId: 'listFlowRuns',

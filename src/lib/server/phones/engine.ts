@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+import {
+	decideReporter,
+	decideSend,
+	noAnswer,
+	notCalled,
+	reporterPlan,
+	step,
+	type Decision,
+	type FlowStep,
+	type SendStep,
+	type StepOutcome
+} from '$lib/core/flows';
+import type { FlowRowId } from '$lib/core/catalogue/flows';
+import {
+	newPhone,
+	withFetched,
+	withPushed,
+	withSent,
+	type ObservedPush,
+	type PhoneIdentity,
+	type PhoneState
+} from '$lib/core/phones';
+import type { Settings, Values } from '$lib/core/request';
+import { readFetchedLists, type ReadMessage } from '$lib/core/response/fetched-messages';
+import type { StepRecord } from '../flows';
+
+/**
+ * A virtual phone: an account on a device, with the selector and push tokens the app would have,
+ * acting as the app does (the contract and the platform's documentation): it reports its tokens
+ * at start, sends one Send Message per recipient and keeps the sms_id, marks a push as received,
+ * and fetches with its last known ids, moving them on. Every request goes out through the test
+ * call's path; every step and every change of state is given to `emit`, so a page can follow.
+ */
+
+/** An account a phone signs in with. */
+export interface PhoneAccount {
+	username: string;
+	password: string;
+	displayName?: string;
+}
+
+/** What a phone tells whoever follows it. */
+export type PhoneEvent =
+	| { kind: 'step'; phone: string; step: FlowStep<StepRecord> }
+	| { kind: 'state'; phone: string; state: PhoneState };
+
+/** The profile a phone acts on, and how its requests are sent. */
+export interface PhoneContext {
+	services: Partial<Record<string, Settings>>;
+	/** The profile's own account values, under the phone's account. */
+	base: Values;
+	send: SendStep<StepRecord>;
+	emit: (event: PhoneEvent) => void;
+}
+
+/** A fetch as the phone read it. */
+export interface PhoneFetch {
+	step: FlowStep<StepRecord>;
+	lists: { received: ReadMessage[]; sent: ReadMessage[] } | null;
+	again: string[];
+}
+
+function hash(algorithm: 'sha1' | 'sha256', text: string): Buffer {
+	return createHash(algorithm).update(text).digest();
+}
+
+/**
+ * The selector and tokens of an account's device in a sandbox: the same on every run, so the
+ * provider sees one device per account and device (as an app that keeps its tokens), and a
+ * token the sandbox marks unregistered stays so. The selector has the app's `<sha1>:<suffix>`
+ * shape.
+ */
+export function phoneIdentity(
+	label: string,
+	account: PhoneAccount,
+	device: PhoneIdentity['device'],
+	sandboxId: string,
+	appId: string
+): PhoneIdentity {
+	const seed = `${sandboxId}\n${account.username}\n${device}`;
+	return {
+		label,
+		username: account.username,
+		displayName: account.displayName?.trim() || account.username,
+		device,
+		selector: `${hash('sha1', `${sandboxId}\n${account.username}`).toString('hex').toUpperCase()}:${hash('sha1', device).toString('hex').slice(0, 8).toUpperCase()}`,
+		pushToken: hash('sha256', `other\n${seed}`).toString('base64'),
+		pushTokenIncomingCall: hash('sha256', `voip\n${seed}`).toString('base64'),
+		appId,
+		appIdIncomingCall: `${appId}.voip`
+	};
+}
+
+export class VirtualPhone {
+	state: PhoneState;
+	/** Every sms_id the phone has had, listed or not. */
+	readonly #known = new Set<string>();
+	readonly #pushed = new Set<string>();
+
+	constructor(
+		identity: PhoneIdentity,
+		readonly account: PhoneAccount,
+		readonly ctx: PhoneContext
+	) {
+		this.state = newPhone(identity);
+	}
+
+	get identity(): PhoneIdentity {
+		return this.state.identity;
+	}
+
+	/** The account's values, as the app fills its templates. */
+	#values(extra: Values = {}): Values {
+		return {
+			...this.ctx.base,
+			'account[username]': this.account.username,
+			'account[password]': this.account.password,
+			username: this.account.username,
+			password: this.account.password,
+			...extra
+		};
+	}
+
+	#set(state: PhoneState): void {
+		this.state = state;
+		this.ctx.emit({ kind: 'state', phone: this.identity.label, state });
+	}
+
+	#step(s: FlowStep<StepRecord>): FlowStep<StepRecord> {
+		this.ctx.emit({ kind: 'step', phone: this.identity.label, step: s });
+		return s;
+	}
+
+	/** Start: the Push Token Reporter with the selector, both tokens and both app ids. */
+	async start(): Promise<FlowStep<StepRecord>> {
+		const id = this.identity;
+		const plan = reporterPlan(
+			this.ctx.services.pushTokenReporter ?? {},
+			this.#values({
+				selector: id.selector,
+				pushToken: id.pushToken,
+				pushTokenOther: id.pushToken,
+				pushTokenIncomingCall: id.pushTokenIncomingCall,
+				pushappid: id.appId,
+				pushappid_other: id.appId,
+				pushappid_incoming_call: id.appIdIncomingCall
+			})
+		);
+		plan.filled = { ...plan.filled, 'account[username]': this.account.username };
+		const sent = await this.ctx.send(plan);
+		const answer = sent.results[0];
+		if (!answer) {
+			const decision: Decision = {
+				status: 'failed',
+				text: `${notCalled('Push Token Reporter', sent.issues)} The provider never learns ${id.label}'s token.`,
+				shownToUser: null
+			};
+			return this.#step(step<StepRecord>(plan, null, decision, 'pushTokenReported'));
+		}
+		const decision = decideReporter(answer.outcome, true);
+		decision.text = `${id.label} (${this.account.username}): ${decision.text}`;
+		if (decision.status === 'ok') this.#set({ ...this.state, started: true });
+		const row = decision.status === 'ok' ? 'pushTokenReported' : 'pushTokenRetried';
+		return this.#step(step(plan, answer.record, decision, row));
+	}
+
+	/** Send: one Send Message to `to`, keeping the sms_id the provider answers. */
+	async send(
+		to: string,
+		body: string,
+		extra: { contentType: string; dispositionNotification: string }
+	): Promise<{ step: FlowStep<StepRecord>; smsId: string | null; sent: boolean }> {
+		const values = this.#values({
+			sms_to: to,
+			sms_body: body,
+			content_type: extra.contentType,
+			disposition_notification: extra.dispositionNotification
+		});
+		const plan = {
+			service: 'sendMessage',
+			settings: this.ctx.services.sendMessage ?? {},
+			values,
+			filled: {
+				sms_to: to,
+				content_type: extra.contentType,
+				disposition_notification: extra.dispositionNotification
+			}
+		};
+		const answer = await this.ctx.send(plan);
+		const result = answer.results[0];
+		if (!result) {
+			const decision: Decision = {
+				status: 'failed',
+				text: notCalled('Send Message', answer.issues),
+				shownToUser: null
+			};
+			return {
+				step: this.#step(step<StepRecord>(plan, null, decision, 'sendPerRecipient')),
+				smsId: null,
+				sent: false
+			};
+		}
+		const decided = decideSend(to, result.outcome);
+		const ok = decided.decision.status === 'ok';
+		if (ok) {
+			this.#set(
+				withSent(this.state, {
+					smsId: decided.smsId ?? '',
+					party: to,
+					sendingDate: new Date().toISOString(),
+					text: body.slice(0, 200),
+					contentType: extra.contentType,
+					dispositionNotification: extra.dispositionNotification,
+					thread: to
+				})
+			);
+			if (decided.smsId) this.#known.add(decided.smsId);
+		}
+		const row = ok ? 'sendPerRecipient' : 'sendFailed';
+		return {
+			step: this.#step(step(plan, result.record, decided.decision, row)),
+			smsId: decided.smsId,
+			sent: ok
+		};
+	}
+
+	/** Receive: a push for one of its tokens arrived (the notification is shown, then it fetches). */
+	received(push: ObservedPush): void {
+		const id = typeof push.push.Id === 'string' ? push.push.Id : '';
+		if (id !== '') this.#pushed.add(id);
+		this.#set(withPushed(this.state, id));
+	}
+
+	/** Fetch Messages with its last known ids; the ids move on to what came back. */
+	async fetchMessages(row: FlowRowId, why: string): Promise<PhoneFetch> {
+		const before = {
+			last_known_sms_id: this.state.lastKnownSmsId,
+			last_known_sent_sms_id: this.state.lastKnownSentSmsId
+		};
+		const plan = {
+			service: 'fetchMessages',
+			settings: this.ctx.services.fetchMessages ?? {},
+			values: this.#values(before),
+			filled: before
+		};
+		const answer = await this.ctx.send(plan);
+		const result = answer.results[0];
+		const fail = (text: string, record: StepRecord | null): PhoneFetch => ({
+			step: this.#step(
+				step<StepRecord>(plan, record, { status: 'failed', text, shownToUser: null }, row)
+			),
+			lists: null,
+			again: []
+		});
+		if (!result) return fail(notCalled('Fetch Messages', answer.issues), null);
+		const outcome: StepOutcome = result.outcome;
+		if (outcome.kind !== 'answered') {
+			return fail(`${this.identity.label} ${why}: ${noAnswer(outcome)}.`, result.record);
+		}
+		const record = result.record.result;
+		const response = record && 'response' in record ? record.response : null;
+		const read = outcome.interpretation.success
+			? readFetchedLists(outcome.body, response?.contentType ?? null, [])
+			: null;
+		if (!read) {
+			const why2 = outcome.interpretation.issues.find((i) => i.severity === 'error');
+			const cut = response?.truncated
+				? ` The answer was cut at the app's body limit (${response.size.body.toLocaleString('en')} bytes kept).`
+				: '';
+			return fail(
+				`${this.identity.label} ${why}: answered ${outcome.status}. ${outcome.interpretation.summary}${why2 ? ` ${why2.message}` : ''}${cut}`,
+				result.record
+			);
+		}
+		const applied = withFetched(
+			this.state,
+			{ received: read.received, sent: read.sent },
+			this.#known,
+			this.#pushed
+		);
+		this.#set(applied.state);
+		const again = applied.again.length
+			? ` ${applied.again.length.toLocaleString('en')} of them it already had.`
+			: '';
+		const decision: Decision = {
+			status: 'ok',
+			text: `${this.identity.label} ${why}: ${read.result.summary}${again}`,
+			shownToUser: null
+		};
+		return {
+			step: this.#step(step(plan, result.record, decision, row)),
+			lists: { received: read.received, sent: read.sent },
+			again: applied.again
+		};
+	}
+}

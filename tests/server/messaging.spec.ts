@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessagingFinding, PhoneState } from '../../src/lib/core/phones';
+import type { ProfileDocument } from '../../src/lib/core/profile';
+import type { FlowRunSummary, FlowRunView } from '../../src/lib/server/flows';
+import type { SandboxView } from '../../src/lib/server/push/sandboxes';
+import { createProfile, createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
+import {
+	providerServices,
+	startProvider,
+	type Provider,
+	type ProviderMistakes
+} from '../helpers/provider';
+import { Client, stopAllServers } from '../helpers/server';
+
+/**
+ * The messaging journey over HTTP through the real built server: virtual phones against a real
+ * local provider that pushes to one of the app's sandboxes, once doing everything right and
+ * then with each mistake a provider makes. Time limits are short so a hanging provider ends fast.
+ */
+
+interface Answer extends Partial<FlowRunView> {
+	error?: { code: string; message: string };
+	missing?: { name: string; service: string | null }[];
+	run?: FlowRunSummary & { record: { steps: FlowRunView['steps'] } };
+	sandbox?: SandboxView;
+	pushes?: unknown[];
+}
+
+interface Result {
+	verdict: string;
+	findings: MessagingFinding[];
+	phones: PhoneState[];
+	smsId: string | null;
+	pushes: { seen: number; omitted: number };
+}
+
+const TEST_ENV = {
+	OUTBOUND_ALLOW: '127.0.0.1/32',
+	OUTBOUND_PORTS: '1024-65535',
+	OUTBOUND_HEADERS_TIMEOUT_MS: '1000',
+	OUTBOUND_TOTAL_TIMEOUT_MS: '1500'
+};
+
+let admin: Client;
+let editor: TestUser;
+const providers: Provider[] = [];
+let names = 0;
+
+beforeAll(async () => {
+	({ admin } = await serverWithAdmin(TEST_ENV));
+	editor = await createUser(admin, 'editor', 'phones-editor@example.test');
+});
+
+afterAll(async () => {
+	await Promise.all(providers.map((p) => p.stop()));
+	await stopAllServers();
+});
+
+/** A profile document over `services`, pushing through `gatewayUrl`. */
+function profile(services: ProfileDocument['services'], gatewayUrl: string): ProfileDocument {
+	return {
+		version: 1,
+		services,
+		push: { gatewayUrl, appId: gatewayUrl ? 'com.example.app' : '', target: 'unknown' },
+		scenarios: [],
+		rawSubstitution: false,
+		preservedXml: []
+	};
+}
+
+/** A sandbox, a provider pushing to it, and a profile pointing at both. */
+async function setup(mistakes: ProviderMistakes = {}, sandbox: Record<string, unknown> = {}) {
+	const created = await editor.client.json<Answer>('/api/sandboxes', {
+		method: 'POST',
+		json: { name: 'Phones', ...sandbox }
+	});
+	expect(created.status).toBe(201);
+	const pushUrl = created.body.sandbox!.pushUrl;
+	const provider = await startProvider(pushUrl, mistakes);
+	providers.push(provider);
+	const profileId = await createProfile(
+		editor.client,
+		`Messaging ${++names}`,
+		profile(providerServices(provider.url), pushUrl)
+	);
+	return { provider, profileId, sandbox: created.body.sandbox! };
+}
+
+function accounts() {
+	const n = ++names;
+	return {
+		sender: { username: `alice${n}`, password: `alice-secret-${n}` },
+		recipient: { username: `bob${n}`, password: `bob-secret-${n}` }
+	};
+}
+
+async function journey(profileId: string, values: Record<string, unknown> = {}) {
+	const answer = await editor.client.json<Answer>('/api/flows/messaging', {
+		method: 'POST',
+		json: {
+			profileId,
+			values: { ...accounts(), sms_body: 'Dinner at 7? 🍝', secondDevice: true, ...values }
+		}
+	});
+	return { answer, result: answer.body.result as unknown as Result };
+}
+
+const checks = (result: Result) => result.findings.map((f) => f.check);
+
+describe('a provider doing everything right', () => {
+	it('carries the message from one phone to the other, once, and to the second device', async () => {
+		const { provider, profileId } = await setup();
+		const { answer, result } = await journey(profileId);
+		expect(answer.status).toBe(200);
+		expect(result.findings).toEqual([]);
+		expect(answer.body.ok).toBe(true);
+		expect(answer.body.flow).toBe('messaging');
+		const steps = answer.body.steps!;
+		expect(steps.map((s) => [s.service, s.contractRow.id, s.decision.status])).toEqual([
+			['pushTokenReporter', 'pushTokenReported', 'ok'],
+			['pushTokenReporter', 'pushTokenReported', 'ok'],
+			['pushTokenReporter', 'pushTokenReported', 'ok'],
+			['sendMessage', 'sendPerRecipient', 'ok'],
+			['pushReceived', 'incomingMessagePush', 'ok'],
+			['fetchMessages', 'incomingMessagePush', 'ok'],
+			['fetchMessages', 'fetchForeground', 'ok'],
+			['fetchMessages', 'fetchSentSync', 'ok']
+		]);
+		// The provider got one call per phone and one message, with both fields it must keep.
+		expect(provider.messages).toHaveLength(1);
+		expect(provider.messages[0]).toMatchObject({ contentType: 'text/plain' });
+		expect(provider.messages[0].disposition).toMatch(/:positive-delivery,display$/);
+		expect(result.smsId).toBe(provider.messages[0].id);
+		expect(steps[4].received).toMatchObject({ status: 200, push: { Id: result.smsId } });
+		// The fetch after the push sends no last known id; the foreground fetch sends the moved one.
+		expect(steps[5].filled).toEqual({ last_known_sms_id: '', last_known_sent_sms_id: '' });
+		expect(steps[6].filled.last_known_sms_id).toBe(result.smsId);
+		const [recipient, sender, second] = result.phones;
+		expect(recipient.lastKnownSmsId).toBe(result.smsId);
+		expect(recipient.messages).toMatchObject([
+			{ smsId: result.smsId, direction: 'received', ticks: { pushed: true, fetched: true } }
+		]);
+		expect(sender.messages).toMatchObject([{ smsId: result.smsId, ticks: { sent: true } }]);
+		expect(second.identity.device).toBe('second');
+		expect(second.identity.selector).not.toBe(sender.identity.selector);
+		expect(second.lastKnownSentSmsId).toBe(result.smsId);
+		expect(result.verdict).toMatch(/^The message went from alice\d+ to bob\d+/);
+		// Passwords are masked in everything answered and kept.
+		expect(answer.text).not.toMatch(/alice-secret|bob-secret/);
+		const kept = await editor.client.json<Answer>(
+			`/api/profiles/${profileId}/flows/${answer.body.id}`
+		);
+		expect(kept.body.run!.flow).toBe('messaging');
+		expect(kept.body.run!.record.steps).toHaveLength(8);
+		expect(kept.text).not.toMatch(/alice-secret|bob-secret/);
+	});
+});
+
+describe('a provider with a mistake', () => {
+	it('never pushes: the journey says so after the timeout, with what it saw', async () => {
+		const { profileId } = await setup({ neverPush: true });
+		const { answer, result } = await journey(profileId, { pushTimeoutMs: 300 });
+		expect(answer.body.ok).toBe(false);
+		const wait = answer.body.steps!.find((s) => s.service === 'pushReceived')!;
+		expect(wait.decision.status).toBe('failed');
+		expect(wait.received).toBeNull();
+		const arrived = result.findings.find((f) => f.check === 'pushArrived')!;
+		expect(arrived.severity).toBe('error');
+		expect(arrived.message).toMatch(/within 0.3 s: it saw the token report and the message sent/);
+		expect(arrived.message).toContain('no push reached the sandbox');
+		expect(result.verdict).toMatch(/^The round did not go as the contract wants/);
+	});
+
+	it('pushes to the incoming-call token', async () => {
+		const { profileId } = await setup({ pushToVoipToken: true });
+		const { result } = await journey(profileId, { pushTimeoutMs: 500 });
+		expect(checks(result)).toContain('pushToReportedToken');
+		expect(result.findings.find((f) => f.check === 'pushToReportedToken')!.message).toMatch(
+			/pushTokenIncomingCall/
+		);
+	});
+
+	it('pushes 1,000 times: the sandbox limits hold and the journey counts them', async () => {
+		const { profileId, sandbox, provider } = await setup({ pushTimes: 1000 }, { rateLimit: 20 });
+		const { answer, result } = await journey(profileId, { secondDevice: false });
+		expect(answer.status).toBe(200);
+		expect(checks(result)).toContain('pushOnce');
+		expect(result.findings.find((f) => f.check === 'pushOnce')!.message).toMatch(
+			/got \d[\d,]* NotifyTextMessages for one message/
+		);
+		// The sandbox's rate limit answered the flood and its records stayed capped.
+		while (provider.pushes.length < 200) await new Promise((r) => setTimeout(r, 20));
+		provider.halted = true;
+		expect(provider.pushes.filter((p) => p.status === 429).length).toBeGreaterThan(100);
+		const kept = await editor.client.json<Answer>(`/api/sandboxes/${sandbox.id}/pushes`);
+		expect(kept.body.pushes!.length).toBeLessThanOrEqual(500);
+	});
+
+	it('answers every message every time', async () => {
+		const { profileId } = await setup({ ignoreLastKnown: true });
+		const { answer, result } = await journey(profileId);
+		expect(answer.body.ok).toBe(false);
+		const twice = result.findings.find((f) => f.check === 'nothingTwice')!;
+		expect(twice.severity).toBe('error');
+		expect(twice.message).toMatch(/foreground fetch answered 1 message the phone already had/);
+		expect(twice.source).toEqual({ kind: 'docs', ref: 'api/client/fetch_messages_modern' });
+	});
+
+	it('answers 10,000 messages: named, and the kept step is cut', async () => {
+		const { profileId } = await setup({ extraMessages: 10_000 });
+		const { answer, result } = await journey(profileId, { secondDevice: false });
+		expect(answer.status).toBe(200);
+		const size = result.findings.find((f) => f.check === 'answerSize')!;
+		expect(size.severity).toBe('warning');
+		expect(size.message).toMatch(/answered 10,001 messages at once/);
+		const fetched = answer.body.steps!.find((s) => s.service === 'fetchMessages')!;
+		const response = fetched.response as { body: string; truncated: boolean };
+		expect(response.truncated).toBe(true);
+		expect(response.body.length).toBeLessThanOrEqual(64 * 1024);
+		expect(result.phones[0].messages.length).toBeLessThanOrEqual(200);
+	});
+
+	it('hangs on fetch: the outbound timeout ends it and says so', async () => {
+		const { profileId } = await setup({ hang: ['/fetch'] });
+		const { answer, result } = await journey(profileId, { secondDevice: false });
+		expect(answer.body.ok).toBe(false);
+		const fetches = answer.body.steps!.filter((s) => s.service === 'fetchMessages');
+		expect(fetches).toHaveLength(2);
+		for (const fetched of fetches) expect(fetched.error?.code).toMatch(/timeout$/);
+		expect(checks(result)).toContain('fetchReadable');
+	});
+
+	it('leaves out Id, Selector and Badge on platform A 13+', async () => {
+		const { profileId } = await setup(
+			{ noPushId: true, barePush: true },
+			{ defaultPlatform: 'platformA13' }
+		);
+		const { result } = await journey(profileId, { secondDevice: false });
+		expect(checks(result)).toEqual(
+			expect.arrayContaining(['pushSelector', 'pushBadge', 'pushIdMissing'])
+		);
+	});
+
+	it('forgets content_type and disposition_notification', async () => {
+		const { profileId } = await setup({ dropFields: true });
+		const { result } = await journey(profileId, { secondDevice: false });
+		expect(checks(result)).toEqual(
+			expect.arrayContaining(['contentType', 'dispositionNotification'])
+		);
+		expect(result.findings.find((f) => f.check === 'contentType')!.message).toBe(
+			'content_type did not come back (sent as “text/plain”).'
+		);
+	});
+
+	it('pushes again to a token the gateway answered 404 for', async () => {
+		const check = async (keepUnregistered: boolean) => {
+			const stale = `stale-token-${++names}`;
+			const { provider, profileId } = await setup(
+				{ keepUnregistered },
+				{ unregisteredTokens: [stale] }
+			);
+			const values = accounts();
+			const device = { selector: 'STALE:1', token: stale, voip: stale, appId: 'com.example.app' };
+			provider.tokens.set(values.recipient.username, [device]);
+			const first = await journey(profileId, { ...values, secondDevice: false });
+			expect(checks(first.result)).not.toContain('noPushAfter404');
+			const second = await journey(profileId, { ...values, secondDevice: false });
+			return { provider, stale, result: second.result };
+		};
+		const wrong = await check(true);
+		expect(checks(wrong.result)).toContain('noPushAfter404');
+		expect(wrong.provider.pushes.filter((p) => p.token === wrong.stale)).toHaveLength(2);
+		const right = await check(false);
+		expect(checks(right.result)).not.toContain('noPushAfter404');
+		expect(right.provider.pushes.filter((p) => p.token === right.stale)).toEqual([
+			{ token: right.stale, status: 404 }
+		]);
+	});
+});
+
+describe('input the journey refuses before sending anything', () => {
+	let profileId: string;
+	let provider: Provider;
+
+	beforeAll(async () => {
+		({ profileId, provider } = await setup());
+	});
+
+	const post = (body: object) =>
+		editor.client.json<Answer>('/api/flows/messaging', { method: 'POST', json: body });
+
+	it('a profile whose push gateway URL is not a sandbox', async () => {
+		const other = await createProfile(
+			editor.client,
+			'No sandbox',
+			profile(providerServices(provider.url), 'https://push.example.com/gateway')
+		);
+		const before = provider.hits['/report'] ?? 0;
+		const answer = await post({ profileId: other, values: { ...accounts(), sms_body: 'Hi' } });
+		expect(answer.status).toBe(400);
+		expect(answer.body.error!.code).toBe('missing_values');
+		expect(answer.body.error!.message).toMatch(/not one of this app's sandboxes/);
+		expect(answer.body.missing).toEqual([{ name: 'sandboxId', service: null }]);
+		expect(provider.hits['/report'] ?? 0).toBe(before);
+	});
+
+	it('an unknown sandbox, a missing phone, a timeout over the maximum', async () => {
+		const values = { ...accounts(), sms_body: 'Hi' };
+		const unknown = await post({ profileId, sandboxId: 'no-such-sandbox', values });
+		expect(unknown.status).toBe(404);
+		const noRecipient = await post({ profileId, values: { ...values, recipient: undefined } });
+		expect(noRecipient.status).toBe(400);
+		expect(noRecipient.body.error!.code).toBe('invalid_input');
+		const long = await post({ profileId, values: { ...values, pushTimeoutMs: 120_000 } });
+		expect(long.status).toBe(400);
+		expect(long.body.error!.code).toBe('invalid_input');
+	});
+
+	it('a template placeholder neither the phones nor the profile give', async () => {
+		const services = providerServices(provider.url);
+		services.fetchMessages.genericSmsFetchPostData += '&v=%version%';
+		const other = await createProfile(editor.client, 'Version', profile(services, ''));
+		const sandboxes = await editor.client.json<{ sandboxes: SandboxView[] }>('/api/sandboxes');
+		const answer = await post({
+			profileId: other,
+			sandboxId: sandboxes.body.sandboxes[0].id,
+			values: { ...accounts(), sms_body: 'Hi' }
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.missing).toEqual([{ name: 'version', service: 'fetchMessages' }]);
+	});
+});
