@@ -108,8 +108,10 @@ Options:
   --token <api token>        the API token for --server (pst_…); better in the environment
                              variable PROVISIONING_STUDIO_TOKEN, kept out of shell history
   --flows <name,…>           with --server: run these flows there (registration, sso,
-                             contacts, send-message, app-start) with the first scenario's values;
-                             a failed step fails the check
+                             contacts, send-message, app-start, messaging) with the first
+                             scenario's values; a failed step fails the check (messaging takes
+                             sandboxId, sender.username, sender.password, recipient.username,
+                             recipient.password, sms_body, secondDevice, pushTimeoutMs)
   --value <name>=<value>     with --flows: a flow input (repeatable; repeat a name for a list,
                              e.g. --value sms_to=+447911000000 --value sms_to=5551234567)
   -h, --help                 this help

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { FlowRunSchema, MissingValuesErrorSchema, TestCallAnswerSchema } from '$lib/api/calls';
+import {
+	FlowRunSchema,
+	MessagingRunSchema,
+	MissingValuesErrorSchema,
+	TestCallAnswerSchema
+} from '$lib/api/calls';
 import { ErrorSchema } from '$lib/api/common';
 import { PreviewSchema, ProfileListSchema } from '$lib/api/profiles';
-import { FLOW_NAMES, type FlowName } from '$lib/core/catalogue/flows';
+import { RUN_FLOW_NAMES, type RunFlowName } from '$lib/core/catalogue/flows';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';
 import type { Values } from '$lib/core/request';
@@ -31,7 +36,7 @@ export interface ServerTarget {
 	/** The app's origin, e.g. `https://studio.example.com` (no path). */
 	origin: string;
 	token: string;
-	flows: FlowName[];
+	flows: RunFlowName[];
 	/** `--value name=value` for the flows, over the scenario's values. */
 	values: Record<string, string | string[]>;
 	/** How long one API call may take (ms). */
@@ -83,18 +88,18 @@ export function parseOrigin(text: string): string | { error: string } {
 }
 
 /** `--flows a,b`: flow names, or a message. */
-export function parseFlows(text: string): FlowName[] | { error: string } {
+export function parseFlows(text: string): RunFlowName[] | { error: string } {
 	const names = text
 		.split(',')
 		.map((s) => s.trim())
 		.filter((s) => s !== '');
-	const unknown = names.filter((n) => !(FLOW_NAMES as readonly string[]).includes(n));
+	const unknown = names.filter((n) => !(RUN_FLOW_NAMES as readonly string[]).includes(n));
 	if (names.length === 0 || unknown.length) {
 		return {
-			error: `--flows takes a list of ${FLOW_NAMES.join(', ')}${unknown.length ? `, not "${unknown.join('", "')}"` : ''}.`
+			error: `--flows takes a list of ${RUN_FLOW_NAMES.join(', ')}${unknown.length ? `, not "${unknown.join('", "')}"` : ''}.`
 		};
 	}
-	return [...new Set(names)] as FlowName[];
+	return [...new Set(names)] as RunFlowName[];
 }
 
 interface Answer {
@@ -421,11 +426,12 @@ const NOT_NETWORK = new Set(['https_required', 'invalid_header', 'secret_origin'
 /** One flow run through the server: its steps for the report, and findings for what failed. */
 export async function serverFlow(
 	target: ServerTarget,
-	flow: FlowName,
+	flow: RunFlowName,
 	document: unknown,
 	values: Values
 ): Promise<{ outcome: FlowOutcome; findings: Omit<Finding, 'file'>[]; networkFailure: boolean }> {
-	const answer = await call(target, `/api/flows/${flow}`, { document, values });
+	const body = flow === 'messaging' ? messagingBody(document, values) : { document, values };
+	const answer = await call(target, `/api/flows/${flow}`, body);
 	if (answer.status !== 200) {
 		const { error, missing = [] } = read(target, `/api/flows/${flow}`, answer, ErrorAnswer);
 		const message = missing.length
@@ -453,11 +459,22 @@ export async function serverFlow(
 		});
 	}
 	const ok = run.ok;
+	const round = flow === 'messaging' ? MessagingRunSchema.shape.result.safeParse(run.result) : null;
+	for (const f of round?.data?.findings ?? []) {
+		findings.push({
+			severity: f.severity,
+			code: `messaging_${f.check}`,
+			message: `${flow}: ${f.message} (${f.source.kind === 'contract' ? 'contract' : f.source.kind}: ${f.source.ref})`,
+			flow
+		});
+	}
 	if (!ok && findings.length === 0) {
 		findings.push({
 			severity: 'error',
 			code: 'flow_failed',
-			message: `${flow}: the journey did not go as the contract wants.`,
+			message: round?.data
+				? `${flow}: ${round.data.verdict}`
+				: `${flow}: the journey did not go as the contract wants.`,
 			flow
 		});
 	}
@@ -489,4 +506,33 @@ export function flowValues(
 ): Values {
 	const own = Object.entries(scenario).filter(([, v]) => v !== SECRET_MASK);
 	return { ...Object.fromEntries(own), ...secrets, ...given } as Values;
+}
+
+/**
+ * The messaging journey's body from flat values: `sender.username`, `sender.password`,
+ * `sender.displayName`, the same for `recipient`, `sms_body`, `secondDevice` (true or 1),
+ * `pushTimeoutMs`, and `sandboxId` (a file's document has no push settings to name one).
+ */
+export function messagingBody(document: unknown, values: Values): Record<string, unknown> {
+	const text = (name: string) => {
+		const value = values[name];
+		return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+	};
+	const account = (who: string) => ({
+		username: text(`${who}.username`),
+		password: text(`${who}.password`),
+		...(text(`${who}.displayName`) ? { displayName: text(`${who}.displayName`) } : {})
+	});
+	const timeout = text('pushTimeoutMs');
+	return {
+		document,
+		...(text('sandboxId') ? { sandboxId: text('sandboxId') } : {}),
+		values: {
+			sender: account('sender'),
+			recipient: account('recipient'),
+			sms_body: text('sms_body'),
+			secondDevice: ['true', '1'].includes(text('secondDevice') ?? ''),
+			...(timeout ? { pushTimeoutMs: Number(timeout) } : {})
+		}
+	};
 }

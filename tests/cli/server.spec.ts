@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProxy, type ContractProxy } from '../helpers/contract-proxy';
 import { createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { freePort, stopAllServers, type TestServer } from '../helpers/server';
+import { providerServices, startProvider, type Provider } from '../helpers/provider';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 import { ensureBuilt, fixture, run, tempDir } from './helpers';
 import { junitErrors, sarifErrors } from './schemas';
@@ -452,5 +453,100 @@ describe('check --server --flows', () => {
 		expect(result.stderr).toContain('editor');
 		expect(result.stderr).toContain('pst_••••••••');
 		expect(upstream.requests.length).toBe(before);
+	});
+});
+
+describe('check --server --flows messaging', () => {
+	let sandboxId: string;
+	let provider: Provider;
+
+	beforeAll(async () => {
+		const made = await editor.client.json<{ sandbox?: { id: string; pushUrl: string } }>(
+			'/api/sandboxes',
+			{ method: 'POST', json: { name: 'CLI phones' } }
+		);
+		sandboxId = made.body.sandbox!.id;
+		provider = await startProvider(made.body.sandbox!.pushUrl);
+	});
+
+	afterAll(() => provider.stop());
+
+	/** A profile file with the provider's three messaging services. */
+	function messagingProfile(name: string): string {
+		const file = path.join(work.dir, `${name}.xml`);
+		const escape = (text: string) => text.replaceAll('&', '&amp;');
+		const keys = Object.values(providerServices(provider.url)).flatMap((settings) =>
+			Object.entries(settings).map(([key, value]) => `<${key}>${escape(value)}</${key}>`)
+		);
+		writeFileSync(file, `<account>\n${keys.join('\n')}\n</account>\n`);
+		return file;
+	}
+
+	const journey = (file: string, user: string) =>
+		run(
+			[
+				'check',
+				file,
+				'--server',
+				api.url,
+				'--flows',
+				'messaging',
+				'--value',
+				`sandboxId=${sandboxId}`,
+				'--value',
+				`sender.username=alice-${user}`,
+				'--secret',
+				'sender.password=ALICE_PASSWORD',
+				'--value',
+				`recipient.username=bob-${user}`,
+				'--secret',
+				'recipient.password=BOB_PASSWORD',
+				'--value',
+				'sms_body=From CI',
+				'--value',
+				'secondDevice=true',
+				'--reporter',
+				'json'
+			],
+			{
+				env: {
+					PROVISIONING_STUDIO_TOKEN: editorToken,
+					ALICE_PASSWORD: 'alice-cli-secret',
+					BOB_PASSWORD: 'bob-cli-secret'
+				}
+			}
+		);
+
+	it('runs the journey against a running server and reports each step', async () => {
+		const result = await journey(messagingProfile('messaging-ok'), 'ok');
+		expect(result.stderr).toBe('');
+		expect(result.code).toBe(0);
+		const flow = (JSON.parse(result.stdout) as JsonReport).files[0].flows![0];
+		expect(flow).toMatchObject({ flow: 'messaging', ok: true });
+		expect(flow.steps.map((s) => s.service)).toEqual([
+			'pushTokenReporter',
+			'pushTokenReporter',
+			'pushTokenReporter',
+			'sendMessage',
+			'pushReceived',
+			'fetchMessages',
+			'fetchMessages',
+			'fetchMessages'
+		]);
+		expect(provider.messages.at(-1)).toMatchObject({ from: 'alice-ok', to: 'bob-ok' });
+		expect(result.stdout).not.toMatch(/alice-cli-secret|bob-cli-secret/);
+	});
+
+	it('a provider answering every message every time fails the check with the finding', async () => {
+		provider.mistakes.ignoreLastKnown = true;
+		try {
+			const result = await journey(messagingProfile('messaging-twice'), 'twice');
+			expect(result.code).toBe(1);
+			const report = JSON.parse(result.stdout) as JsonReport;
+			const found = report.files[0].findings.find((f) => f.code === 'messaging_nothingTwice');
+			expect(found?.severity).toBe('error');
+		} finally {
+			provider.mistakes.ignoreLastKnown = false;
+		}
 	});
 });
