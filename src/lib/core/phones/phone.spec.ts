@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { ReadMessage } from '../response/fetched-messages';
+import { newPhone, PHONE_MESSAGES, threadsOf, withFetched, withSent } from './phone';
+
+const identity = {
+	label: 'recipient',
+	username: 'bob',
+	displayName: 'Bob',
+	device: 'main' as const,
+	selector: 'AB:CD',
+	pushToken: 't',
+	pushTokenIncomingCall: 'v',
+	appId: 'app',
+	appIdIncomingCall: 'app.voip'
+};
+
+function message(smsId: string, direction: 'received' | 'sent' = 'received'): ReadMessage {
+	return {
+		smsId,
+		direction,
+		party: 'alice',
+		sendingDate: '2026-03-01T09:00:00Z',
+		text: `text ${smsId}`,
+		cut: false,
+		contentType: 'text/plain',
+		dispositionNotification: null,
+		displayed: null,
+		thread: 'alice',
+		time: 0,
+		givenContentType: 'text/plain'
+	};
+}
+
+describe('a virtual phone', () => {
+	it('moves its ids on and names what it already had', () => {
+		const known = new Set<string>();
+		const first = withFetched(
+			newPhone(identity),
+			{ received: [message('r1')], sent: [] },
+			known,
+			new Set(['r1'])
+		);
+		expect(first.state).toMatchObject({ lastKnownSmsId: 'r1', lastKnownSentSmsId: '' });
+		expect(first.state.messages[0].ticks).toEqual({ sent: false, pushed: true, fetched: true });
+		const again = withFetched(
+			first.state,
+			{ received: [message('r1'), message('r2')], sent: [message('s1', 'sent')] },
+			known,
+			new Set()
+		);
+		expect(again.again).toEqual(['r1']);
+		expect(again.state).toMatchObject({ lastKnownSmsId: 'r2', lastKnownSentSmsId: 's1' });
+		expect(threadsOf(again.state)).toHaveLength(1);
+	});
+
+	it('ticks its own sent message fetched instead of listing it twice', () => {
+		const sent = withSent(newPhone(identity), {
+			smsId: 's1',
+			party: 'alice',
+			sendingDate: '',
+			text: 'hi',
+			contentType: 'text/plain',
+			dispositionNotification: 'x:display',
+			thread: 'alice'
+		});
+		const fetched = withFetched(
+			sent,
+			{ received: [], sent: [message('s1', 'sent')] },
+			new Set(),
+			new Set()
+		);
+		expect(fetched.state.messages).toHaveLength(1);
+		expect(fetched.state.messages[0].ticks).toEqual({ sent: true, pushed: false, fetched: true });
+	});
+
+	it('lists its newest messages only, counting the rest', () => {
+		const many = Array.from({ length: PHONE_MESSAGES + 50 }, (_, i) => message(`m${i}`));
+		const { state } = withFetched(
+			newPhone(identity),
+			{ received: many, sent: [] },
+			new Set(),
+			new Set()
+		);
+		expect(state.messages).toHaveLength(PHONE_MESSAGES);
+		expect(state.messagesOmitted).toBe(50);
+		expect(state.lastKnownSmsId).toBe(`m${PHONE_MESSAGES + 49}`);
+	});
+});
