@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagingFinding, PhoneState } from '../../src/lib/core/phones';
 import type { ProfileDocument } from '../../src/lib/core/profile';
@@ -328,5 +331,36 @@ describe('input the journey refuses before sending anything', () => {
 		});
 		expect(answer.status).toBe(400);
 		expect(answer.body.missing).toEqual([{ name: 'version', service: 'fetchMessages' }]);
+	});
+});
+
+describe('the minimal provider of docs/messaging.md', () => {
+	let child: ChildProcess;
+
+	afterAll(() => {
+		child?.kill();
+	});
+
+	it('passes the journey', async () => {
+		const created = await editor.client.json<Answer>('/api/sandboxes', {
+			method: 'POST',
+			json: { name: 'Docs provider' }
+		});
+		const pushUrl = created.body.sandbox!.pushUrl;
+		const script = path.resolve(import.meta.dirname, '../../docs/messaging-provider.mjs');
+		child = spawn(process.execPath, [script], {
+			env: { PATH: process.env.PATH ?? '', PUSH_URL: pushUrl, PORT: '0' },
+			stdio: ['ignore', 'pipe', 'inherit']
+		});
+		const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+		const port = /listening on (\d+)/.exec(line.toString())![1];
+		const profileId = await createProfile(
+			editor.client,
+			'Docs provider',
+			profile(providerServices(`http://127.0.0.1:${port}`), pushUrl)
+		);
+		const { answer, result } = await journey(profileId);
+		expect(result.findings).toEqual([]);
+		expect(answer.body.ok).toBe(true);
 	});
 });
