@@ -111,7 +111,8 @@ Options:
                              contacts, send-message, app-start, messaging) with the first
                              scenario's values; a failed step fails the check (messaging takes
                              sandboxId, sender.username, sender.password, recipient.username,
-                             recipient.password, sms_body, secondDevice, pushTimeoutMs)
+                             recipient.password, sms_body, secondDevice, signOut,
+                             pushTimeoutMs)
   --value <name>=<value>     with --flows: a flow input (repeatable; repeat a name for a list,
                              e.g. --value sms_to=+447911000000 --value sms_to=5551234567)
   -h, --help                 this help

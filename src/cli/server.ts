@@ -510,8 +510,8 @@ export function flowValues(
 
 /**
  * The messaging journey's body from flat values: `sender.username`, `sender.password`,
- * `sender.displayName`, the same for `recipient`, `sms_body`, `secondDevice` (true or 1),
- * `pushTimeoutMs`, and `sandboxId` (a file's document has no push settings to name one).
+ * `sender.displayName`, the same for `recipient`, `sms_body`, `secondDevice` and `signOut`
+ * (true or 1), `pushTimeoutMs`, and `sandboxId` (a file's document has no push settings to name one).
  */
 export function messagingBody(document: unknown, values: Values): Record<string, unknown> {
 	const text = (name: string) => {
@@ -532,6 +532,7 @@ export function messagingBody(document: unknown, values: Values): Record<string,
 			recipient: account('recipient'),
 			sms_body: text('sms_body'),
 			secondDevice: ['true', '1'].includes(text('secondDevice') ?? ''),
+			signOut: ['true', '1'].includes(text('signOut') ?? ''),
 			...(timeout ? { pushTimeoutMs: Number(timeout) } : {})
 		}
 	};

@@ -22,7 +22,7 @@ export interface ProviderMistakes {
 	/** Answers this many extra old messages in every received list. */
 	extraMessages?: number;
 	/** Never answers these paths. */
-	hang?: ('/report' | '/send' | '/fetch')[];
+	hang?: ('/report' | '/send' | '/fetch' | '/remove')[];
 	/** Leaves Id out of the push. */
 	noPushId?: boolean;
 	/** Forgets content_type and disposition_notification. */
@@ -73,6 +73,10 @@ export function providerServices(url: string) {
 			genericSmsSendUrl: `${url}/send`,
 			genericSmsSendPostData:
 				'user=%account[username]%&pass=%account[password]%&to=%sms_to%&body=%sms_body%&ct=%content_type%&dn=%disposition_notification%'
+		},
+		accountRemovalReporter: {
+			accountRemovalReporterUrl: `${url}/remove`,
+			accountRemovalReporterPostData: 'user=%account[username]%&selector=%selector%'
 		},
 		fetchMessages: {
 			genericSmsFetchUrl: `${url}/fetch`,
@@ -206,6 +210,13 @@ export async function startProvider(
 			});
 			provider.tokens.set(fields.user, list);
 			return reply(200);
+		}
+		if (path === '/remove') {
+			const left = (provider.tokens.get(fields.user) ?? []).filter(
+				(t) => t.selector !== fields.selector
+			);
+			provider.tokens.set(fields.user, left);
+			return reply(204);
 		}
 		if (path === '/send') {
 			const message: Stored = {

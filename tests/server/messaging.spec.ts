@@ -159,6 +159,24 @@ describe('a provider doing everything right', () => {
 	});
 });
 
+describe('signing out', () => {
+	it('reports every phone’s removal, and the provider drops its tokens', async () => {
+		const { provider, profileId } = await setup();
+		const values = accounts();
+		const { answer, result } = await journey(profileId, { ...values, signOut: true });
+		expect(result.findings).toEqual([]);
+		const removals = answer.body.steps!.filter((s) => s.service === 'accountRemovalReporter');
+		expect(removals.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['accountRemoved', 'ok'],
+			['accountRemoved', 'ok'],
+			['accountRemoved', 'ok']
+		]);
+		expect(provider.tokens.get(values.recipient.username)).toEqual([]);
+		expect(provider.tokens.get(values.sender.username)).toEqual([]);
+		expect(result.phones.map((p) => p.started)).toEqual([false, false, false]);
+	});
+});
+
 describe('a provider with a mistake', () => {
 	it('never pushes: the journey says so after the timeout, with what it saw', async () => {
 		const { profileId } = await setup({ neverPush: true });

@@ -558,7 +558,8 @@ const ContractRowSchema = z.object({
 		'External Authentication',
 		'Push Token Reporter',
 		'Push gateway: single push',
-		'Beyond the contract: Fetch Messages'
+		'Beyond the contract: Fetch Messages',
+		'Beyond the contract: Account Removal Reporter'
 	]),
 	text: z.string()
 });

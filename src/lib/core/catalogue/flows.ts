@@ -14,7 +14,8 @@ export type ContractTable =
 	| 'Push Token Reporter'
 	| 'Push gateway: single push'
 	/** The platform's documented rules for a service the contract refers to but does not define. */
-	| 'Beyond the contract: Fetch Messages';
+	| 'Beyond the contract: Fetch Messages'
+	| 'Beyond the contract: Account Removal Reporter';
 
 /** One row of the contract that decides a step. */
 export interface ContractRow {
@@ -135,6 +136,11 @@ export const FLOW_ROWS = {
 		'fetchSentSync',
 		'Beyond the contract: Fetch Messages',
 		"%last_known_sent_sms_id%: the same for sent messages, for syncing several devices: the account's other device fetches what this one sent. (Four providers' implementations; the readable documentation omits it.)"
+	),
+	accountRemoved: row(
+		'accountRemoved',
+		'Beyond the contract: Account Removal Reporter',
+		'Called only on sign-out or account removal, never on uninstall; lets the provider delete the push tokens the Push Token Reporter stored. Variables: global, account, selector, pushToken, pushTokenIncomingCall, pushTokenOther. (Platform documentation: account_removal_reporter.)'
 	),
 	selectorForPush: row(
 		'selectorForPush',

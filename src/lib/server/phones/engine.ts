@@ -132,21 +132,24 @@ export class VirtualPhone {
 		return s;
 	}
 
+	/** The selector, both tokens and both app ids, as the reporters take them. */
+	#tokens(): Values {
+		const id = this.identity;
+		return this.#values({
+			selector: id.selector,
+			pushToken: id.pushToken,
+			pushTokenOther: id.pushToken,
+			pushTokenIncomingCall: id.pushTokenIncomingCall,
+			pushappid: id.appId,
+			pushappid_other: id.appId,
+			pushappid_incoming_call: id.appIdIncomingCall
+		});
+	}
+
 	/** Start: the Push Token Reporter with the selector, both tokens and both app ids. */
 	async start(): Promise<FlowStep<StepRecord>> {
 		const id = this.identity;
-		const plan = reporterPlan(
-			this.ctx.services.pushTokenReporter ?? {},
-			this.#values({
-				selector: id.selector,
-				pushToken: id.pushToken,
-				pushTokenOther: id.pushToken,
-				pushTokenIncomingCall: id.pushTokenIncomingCall,
-				pushappid: id.appId,
-				pushappid_other: id.appId,
-				pushappid_incoming_call: id.appIdIncomingCall
-			})
-		);
+		const plan = reporterPlan(this.ctx.services.pushTokenReporter ?? {}, this.#tokens());
 		plan.filled = { ...plan.filled, 'account[username]': this.account.username };
 		const sent = await this.ctx.send(plan);
 		const answer = sent.results[0];
@@ -163,6 +166,41 @@ export class VirtualPhone {
 		if (decision.status === 'ok') this.#set({ ...this.state, started: true });
 		const row = decision.status === 'ok' ? 'pushTokenReported' : 'pushTokenRetried';
 		return this.#step(step(plan, answer.record, decision, row));
+	}
+
+	/** Sign out: the Account Removal Reporter, so the provider deletes this device's tokens. */
+	async signOut(): Promise<FlowStep<StepRecord>> {
+		const id = this.identity;
+		const plan = {
+			...reporterPlan(this.ctx.services.accountRemovalReporter ?? {}, this.#tokens()),
+			service: 'accountRemovalReporter'
+		};
+		const sent = await this.ctx.send(plan);
+		const answer = sent.results[0];
+		const who = `${id.label} (${this.account.username}) signs out`;
+		const decided = (status: Decision['status'], text: string, record: StepRecord | null) => {
+			if (status === 'ok') this.#set({ ...this.state, started: false });
+			const decision = { status, text: `${who}: ${text}`, shownToUser: null };
+			return this.#step(step<StepRecord>(plan, record, decision, 'accountRemoved'));
+		};
+		if (!answer) {
+			const text = `${notCalled('Account Removal Reporter', sent.issues)} The provider keeps the tokens and may push to them.`;
+			return decided('failed', text, null);
+		}
+		const { outcome } = answer;
+		if (outcome.kind !== 'answered')
+			return decided('failed', `${noAnswer(outcome)}.`, answer.record);
+		return outcome.interpretation.success
+			? decided(
+					'ok',
+					`answered ${outcome.status}: the provider deletes the tokens stored under the selector.`,
+					answer.record
+				)
+			: decided(
+					'ignored',
+					`answered ${outcome.status}: ${outcome.interpretation.summary} The provider may keep pushing to these tokens.`,
+					answer.record
+				);
 	}
 
 	/** Send: one Send Message to `to`, keeping the sms_id the provider answers. */

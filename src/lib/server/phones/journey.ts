@@ -66,6 +66,8 @@ export const MessagingInputSchema = oneDocument(
 			sms_body: z.string().min(1).max(10_000),
 			/** The sender's second device on the same account fetches what the first one sent. */
 			secondDevice: z.boolean().default(false),
+			/** Every phone signs out at the end (the Account Removal Reporter). */
+			signOut: z.boolean().default(false),
 			/** How long to wait for the provider's push to the recipient. */
 			pushTimeoutMs: z.number().int().min(100).max(MAX_PUSH_TIMEOUT_MS).default(PUSH_TIMEOUT_MS)
 		})
@@ -115,6 +117,17 @@ async function sandboxOf(
 	);
 }
 
+/** What a phone fills in the reporters' templates. */
+const REPORTED = [
+	'selector',
+	'pushToken',
+	'pushTokenOther',
+	'pushTokenIncomingCall',
+	'pushappid',
+	'pushappid_other',
+	'pushappid_incoming_call'
+];
+
 /** The placeholders the phones' templates use that neither the phones nor the profile give. */
 function checkPlaceholders(document: ProfileDocument, base: Values): void {
 	const given: Values = {
@@ -125,16 +138,9 @@ function checkPlaceholders(document: ProfileDocument, base: Values): void {
 		password: 'x'
 	};
 	const fills: Record<string, string[]> = {
-		pushTokenReporter: [
-			'selector',
-			'pushToken',
-			'pushTokenOther',
-			'pushTokenIncomingCall',
-			'pushappid',
-			'pushappid_other',
-			'pushappid_incoming_call'
-		],
+		pushTokenReporter: REPORTED,
 		sendMessage: ['sms_to', 'sms_body', 'content_type', 'disposition_notification'],
+		accountRemovalReporter: REPORTED,
 		fetchMessages: ['last_known_sms_id', 'last_known_sent_sms_id']
 	};
 	const missing: { name: string; service: string }[] = [];
@@ -279,6 +285,9 @@ export async function runMessaging(
 			if (delivered) await fetchAs(recipient, 'recipient', 'push', 'incomingMessagePush');
 			await fetchAs(recipient, 'recipient', 'foreground', 'fetchForeground');
 			if (second) await fetchAs(second, 'sender-second', 'foreground', 'fetchSentSync');
+		}
+		if (v.signOut) {
+			for (const p of [recipient, sender, second]) if (p) steps.push(await p.signOut());
 		}
 		const target = sandboxPlatform(sandbox.settings, id.pushToken);
 		round = {
