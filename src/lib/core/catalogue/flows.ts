@@ -167,6 +167,13 @@ export type JourneyName = (typeof JOURNEY_NAMES)[number];
 export const RUN_FLOW_NAMES = [...FLOW_NAMES, ...JOURNEY_NAMES] as const;
 export type RunFlowName = (typeof RUN_FLOW_NAMES)[number];
 
+/** The title of a kept run's flow or journey (its name when it is neither, from an older app). */
+export function runTitle(flow: string): string {
+	if (Object.hasOwn(FLOWS, flow)) return FLOWS[flow as FlowName].title;
+	if (Object.hasOwn(JOURNEYS, flow)) return JOURNEYS[flow as JourneyName].title;
+	return flow;
+}
+
 /** What each journey is. */
 export const JOURNEYS: Record<JourneyName, { title: string; purpose: string }> = {
 	messaging: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW_ROWS } from '../catalogue/flows';
+import { FLOW_ROWS, runTitle } from '../catalogue/flows';
 import { buildRequests, type BuiltRequest, type Settings, type Values } from '../request';
 import { interpretResponse } from '../response';
 import {
@@ -457,5 +457,13 @@ describe('app start on platform A 13+', () => {
 			'pushTokenReported',
 			'incomingMessagePush'
 		]);
+	});
+});
+
+describe('the title of a kept run', () => {
+	it('names a flow, a journey, or what an older app kept', () => {
+		expect(runTitle('send-message')).toBe('Send Message to several recipients');
+		expect(runTitle('messaging')).toBe('Messaging round trip');
+		expect(runTitle('gone')).toBe('gone');
 	});
 });

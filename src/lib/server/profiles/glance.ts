@@ -1,5 +1,5 @@
 import { SERVICES, sampleValues } from '$lib/core/catalogue';
-import { FLOWS, type FlowName } from '$lib/core/catalogue/flows';
+import { runTitle } from '$lib/core/catalogue/flows';
 import type { Decision } from '$lib/core/flows/model';
 import { checkPushSettings, hasPushSettings, type ProfileDocument } from '$lib/core/profile';
 import { buildRequests, countIssues, worstOf, type Values } from '$lib/core/request';
@@ -61,10 +61,6 @@ export interface ProfileGlance {
 export type CallSeen = Pick<HistorySummary, 'at' | 'service' | 'outcomes'> & { by: string | null };
 
 const TEMPLATE_SERVICES = SERVICES.filter((s) => s.kind === 'template');
-
-function flowTitle(flow: string): string {
-	return FLOWS[flow as FlowName]?.title ?? flow;
-}
 
 /**
  * A service's state, built as its editor's preview is when the profile opens: the first
@@ -154,13 +150,13 @@ export function glanceOf(
 			lastCall: call ? { at: call.at, by: call.by, ...verdictOf(call.outcomes) } : null,
 			lastFlow:
 				run && step
-					? { at: run.at, flow: run.flow, title: flowTitle(run.flow), status: step.status }
+					? { at: run.at, flow: run.flow, title: runTitle(run.flow), status: step.status }
 					: null
 		};
 	});
 	const last = runs[0];
 	const lastRun = last
-		? { at: last.at, flow: last.flow, title: flowTitle(last.flow), ok: last.ok, by: last.by }
+		? { at: last.at, flow: last.flow, title: runTitle(last.flow), ok: last.ok, by: last.by }
 		: null;
 	return { services, push, lastRun };
 }
