@@ -29,6 +29,8 @@ export interface ProviderMistakes {
 	dropFields?: boolean;
 	/** Keeps pushing to a token the gateway answered 404 for. */
 	keepUnregistered?: boolean;
+	/** Pushes NotifyReprovision to the sender's devices before the message (a changed setting). */
+	reprovisionSender?: boolean;
 	/** Leaves Selector and Badge out of the push. */
 	barePush?: boolean;
 }
@@ -73,6 +75,10 @@ export function providerServices(url: string) {
 			genericSmsSendUrl: `${url}/send`,
 			genericSmsSendPostData:
 				'user=%account[username]%&pass=%account[password]%&to=%sms_to%&body=%sms_body%&ct=%content_type%&dn=%disposition_notification%'
+		},
+		initialProvisioning: {
+			InitialProvisioningUrl: `${url}/provision`,
+			InitialProvisioningPostData: 'user=%username%'
 		},
 		accountRemovalReporter: {
 			accountRemovalReporterUrl: `${url}/remove`,
@@ -132,6 +138,14 @@ export async function startProvider(
 	const notify = async (message: Stored) => {
 		const m = provider.mistakes;
 		if (m.neverPush) return;
+		for (const device of m.reprovisionSender ? (provider.tokens.get(message.from) ?? []) : []) {
+			await push({
+				verb: 'NotifyReprovision',
+				AppId: device.appId,
+				DeviceToken: device.token,
+				Selector: device.selector
+			});
+		}
 		for (const device of provider.tokens.get(message.to) ?? []) {
 			const body: Record<string, unknown> = {
 				verb: 'NotifyTextMessage',
@@ -210,6 +224,11 @@ export async function startProvider(
 			});
 			provider.tokens.set(fields.user, list);
 			return reply(200);
+		}
+		if (path === '/provision') {
+			res.writeHead(200, { 'content-type': 'application/xml' });
+			res.end(`<account><title>Acme</title><voicemailNumber>${next}</voicemailNumber></account>`);
+			return;
 		}
 		if (path === '/remove') {
 			const left = (provider.tokens.get(fields.user) ?? []).filter(

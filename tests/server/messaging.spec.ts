@@ -177,6 +177,23 @@ describe('signing out', () => {
 	});
 });
 
+describe('reprovisioning', () => {
+	it('a NotifyReprovision makes the phone reload its configuration and say what changed', async () => {
+		const { profileId } = await setup({ reprovisionSender: true });
+		const { answer, result } = await journey(profileId);
+		expect(result.findings).toEqual([]);
+		const reloads = answer.body.steps!.filter((s) => s.service === 'initialProvisioning');
+		expect(reloads.map((s) => [s.contractRow.id, s.decision.status])).toEqual([
+			['reprovisionPush', 'ok'],
+			['reprovisionPush', 'ok']
+		]);
+		expect(reloads[0].decision.text).toMatch(
+			/^sender reloads its configuration: answered 200; 2 settings changed: title, voicemailNumber\.$/
+		);
+		expect(reloads[1].decision.text).toMatch(/^sender-second reloads/);
+	});
+});
+
 describe('a provider with a mistake', () => {
 	it('never pushes: the journey says so after the timeout, with what it saw', async () => {
 		const { profileId } = await setup({ neverPush: true });

@@ -97,6 +97,8 @@ export class VirtualPhone {
 	/** Every sms_id the phone has had, listed or not. */
 	readonly #known = new Set<string>();
 	readonly #pushed = new Set<string>();
+	/** The settings of the last account document merged, by element name. */
+	#settings = new Map<string, string>();
 
 	constructor(
 		identity: PhoneIdentity,
@@ -201,6 +203,51 @@ export class VirtualPhone {
 					`answered ${outcome.status}: ${outcome.interpretation.summary} The provider may keep pushing to these tokens.`,
 					answer.record
 				);
+	}
+
+	/**
+	 * Reprovision, on a NotifyReprovision: the provisioning service with the account's
+	 * credentials; the account document's settings are merged and what changed is shown. Null
+	 * when the profile configures no provisioning service (the app has nothing to reload).
+	 */
+	async reprovision(): Promise<FlowStep<StepRecord> | null> {
+		const settings = this.ctx.services.initialProvisioning ?? {};
+		if (!Object.values(settings).some((v) => (v ?? '').trim() !== '')) return null;
+		const plan = { service: 'initialProvisioning', settings, values: this.#values(), filled: {} };
+		const sent = await this.ctx.send(plan);
+		const answer = sent.results[0];
+		const who = `${this.identity.label} reloads its configuration`;
+		const decided = (status: Decision['status'], text: string, record: StepRecord | null) =>
+			this.#step(
+				step<StepRecord>(
+					plan,
+					record,
+					{ status, text: `${who}: ${text}`, shownToUser: null },
+					'reprovisionPush'
+				)
+			);
+		if (!answer) return decided('failed', notCalled('Initial provisioning', sent.issues), null);
+		const { outcome } = answer;
+		if (outcome.kind !== 'answered')
+			return decided('failed', `${noAnswer(outcome)}.`, answer.record);
+		const action = outcome.interpretation.action;
+		if (action.kind !== 'provisioningAnswer' || action.result.outcome !== 'merged') {
+			return decided('failed', outcome.interpretation.summary, answer.record);
+		}
+		const next = new Map(action.result.settings.map((s) => [s.key, s.value]));
+		const changed = [...new Set([...next.keys(), ...this.#settings.keys()])].filter(
+			(key) => next.get(key) !== this.#settings.get(key)
+		);
+		this.#settings = next;
+		const shown = changed.slice(0, 20).join(', ');
+		const more = changed.length > 20 ? ` and ${changed.length - 20} more` : '';
+		return decided(
+			'ok',
+			changed.length
+				? `answered ${outcome.status}; ${changed.length} setting${changed.length === 1 ? '' : 's'} changed: ${shown}${more}.`
+				: `answered ${outcome.status}; nothing changed.`,
+			answer.record
+		);
 	}
 
 	/** Send: one Send Message to `to`, keeping the sms_id the provider answers. */

@@ -286,6 +286,19 @@ export async function runMessaging(
 			await fetchAs(recipient, 'recipient', 'foreground', 'fetchForeground');
 			if (second) await fetchAs(second, 'sender-second', 'foreground', 'fetchSentSync');
 		}
+		// A NotifyReprovision accepted for a phone's token during the round: it reloads.
+		for (const p of [recipient, sender, second]) {
+			const reload =
+				p &&
+				watch.pushes.some(
+					(x) =>
+						x.token === p.identity.pushToken &&
+						x.status === 200 &&
+						x.push.verb === 'NotifyReprovision'
+				);
+			const reloaded = reload ? await p.reprovision() : null;
+			if (reloaded) steps.push(reloaded);
+		}
 		if (v.signOut) {
 			for (const p of [recipient, sender, second]) if (p) steps.push(await p.signOut());
 		}
