@@ -4,6 +4,14 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { startApp, type BenchApp } from './app';
 import { ms } from './measure';
+import {
+	busyPerKey,
+	ownCode,
+	startProfile,
+	stopProfile,
+	topRows,
+	type ProfileRow
+} from './profile';
 
 /**
  * What a user waits for while typing in the profile editor, in a real browser (Chromium):
@@ -344,12 +352,29 @@ interface Target {
 	bare: boolean;
 }
 
-/** Brings a body of `bytes` in by a paste, puts the cursor at the end of its note, and types. */
-async function measureSize(target: Target, bytes: number, format: Format, round: number) {
+/** How a run of the sizes is made: its CPU slowed `throttle` times, and profiled or not. */
+interface RunOptions {
+	throttle: number;
+	profile: boolean;
+}
+
+/**
+ * Brings a body of `bytes` in by a paste, puts the cursor at the end of its note, and types;
+ * with `options.profile`, the typing's CPU profile too.
+ */
+async function measureSize(
+	target: Target,
+	bytes: number,
+	format: Format,
+	round: number,
+	options: RunOptions
+) {
 	const { page, editor, root, bare } = target;
 	const tag = `t${round}`;
 	const log = (what: string) =>
-		console.error(`editor bench: ${bytes} B ${format}, round ${round}: ${what}`);
+		console.error(
+			`editor bench: ${bytes} B ${format}, round ${round}, CPU ÷${options.throttle}: ${what}`
+		);
 	log('paste');
 	await page.locator(editor).click();
 	const { body, note, end } = FORMATS[format];
@@ -357,7 +382,7 @@ async function measureSize(target: Target, bytes: number, format: Format, round:
 	const needles = { start: note(tag), end: end(tag) };
 	const paste = await pasteAndMeasure(page, root, text, needles, bare);
 	// The paste's own work (a whole-document lint, garbage collection) is let settle.
-	await page.waitForTimeout(bytes > 100_000 ? 1500 : 300);
+	await page.waitForTimeout((bytes > 100_000 ? 1500 : 300) * options.throttle);
 	await page.keyboard.press('Control+Home');
 	const at = text.indexOf(note(tag)) + note(tag).length;
 	for (let i = 0; i < at; i++) await page.keyboard.press('ArrowRight');
@@ -367,8 +392,12 @@ async function measureSize(target: Target, bytes: number, format: Format, round:
 	await page.waitForTimeout(300);
 	await installProbes(page, root, tag + 'abcdefghijklmnopqrstuvwxyz'.slice(0, WARM_UP), format);
 	log('typing');
+	const session = options.profile ? await page.context().newCDPSession(page) : undefined;
+	if (session) await startProfile(session);
 	const typing = await typeKeys(page, KEYS);
-	return { paste, typing };
+	const profile = session ? await stopProfile(session) : undefined;
+	await session?.detach();
+	return { paste, typing, profile };
 }
 
 /** The profile editor on Send Message with a URL and a JSON body, ready to type in. */
@@ -657,6 +686,16 @@ export async function firstKeystrokeRows(
 		),
 		row('the same, floor: bare CodeMirror 6 with the JSON and XML languages', floor),
 		[
+			"cold load → first key answered · ratio (page / floor, the first keystroke's loads)",
+			'',
+			'',
+			`${ms(page.at)} / ${ms(floor.at)} · ${(page.at / floor.at).toFixed(2)}×`,
+			'',
+			'',
+			'',
+			''
+		],
+		[
 			'first keystroke · ratio (page / floor)',
 			`${(page.kb / floor.kb).toFixed(2)}× (+${(page.kb - floor.kb).toFixed(1)} KB)`,
 			'',
@@ -694,71 +733,45 @@ function logScripts(load: FirstKeystroke): void {
 
 /** `npm run bench -- first-key`: only the first keystroke's count and its floor. */
 export async function benchFirstKeystroke(): Promise<string[][]> {
-	const app = await startApp();
-	const floor = await startFloor();
-	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
-	});
-	try {
-		const cookie = await app.login();
-		const { rows, page } = await firstKeystrokeRows(app, browser, cookie, floor.base);
+	return withBrowser(async (app, browser, cookie, floorBase) => {
+		const { rows, page } = await firstKeystrokeRows(app, browser, cookie, floorBase);
 		logScripts(page);
 		return rows;
-	} finally {
-		await browser.close();
-		floor.server.close();
-		await app.stop();
-	}
+	});
 }
 
-/** Runs the editor benchmark and returns its table rows. */
-export async function benchEditor(): Promise<string[][]> {
-	const app = await startApp();
-	const floor = await startFloor();
-	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
-	});
+/** How many times the throttled run slows Chromium's CPU: an ordinary laptop's. */
+const THROTTLE = 4;
+
+/** The frame p95 ratios (page / floor) of a run, by size, for a throttled run to compare with. */
+type Ratios = Map<string, number>;
+
+/**
+ * Types into both pages at every size, the CPU slowed `options.throttle` times, and gives the
+ * table's rows, each size's frame p95 ratio, and with `options.profile` each size's profile of
+ * both pages. `before`: the ratios of the unthrottled run, each shown beside its own.
+ */
+async function typingRuns(ours: Target, bare: Target, options: RunOptions, before?: Ratios) {
+	const rows: string[][] = [];
+	const ratios: Ratios = new Map();
+	const profiles: { label: string; page: ProfileRow[]; floor: ProfileRow[] }[] = [];
+	const prefix = options.throttle === 1 ? '' : `CPU ÷${options.throttle} · `;
+	const sessions = await Promise.all(
+		[ours, bare].map((t) => t.page.context().newCDPSession(t.page))
+	);
+	for (const session of sessions)
+		await session.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
+	let round = ROUNDS_PER_RUN * (options.throttle - 1) + (options.profile ? 100 : 0);
 	try {
-		const cookie = await app.login();
-		// The first page the server renders after its start, as the goal's figure; then the same
-		// against a server that has served a page, and in a tab opened as the address is entered,
-		// for comparison.
-		const cold = await coldLoad(app, browser, cookie, 'open');
-		const coldWarmServer = await coldLoad(app, browser, cookie, 'open');
-		const coldNewTab = await coldLoad(app, browser, cookie, 'new');
-		const firstKey = await firstKeystrokeRows(app, browser, cookie, floor.base);
-		logScripts(firstKey.page);
-
-		const context = await newContext(browser, app, cookie);
-		const editorPage = await openEditor(app, context, cookie);
-		const floorPage = await context.newPage();
-		await floorPage.goto(floor.base, { waitUntil: 'networkidle' });
-
-		const ours: Target = {
-			page: editorPage,
-			editor: '[aria-label="Post data (genericSmsSendPostData)"]',
-			root: '[aria-label="Request preview"] [aria-label="Body"]',
-			bare: false
-		};
-		const bare: Target = {
-			page: floorPage,
-			editor: '.cm-content',
-			root: '.cm-content',
-			bare: true
-		};
-
-		const rows: string[][] = [];
-		let round = 0;
 		for (const [label, bytes, format] of SIZES) {
 			// Each page in turn, in the foreground, with the same document.
-			await editorPage.bringToFront();
+			await ours.page.bringToFront();
 			// The body's content type follows the document (the starter's text is pasted over).
-			if (format === 'xml') await editorPage.getByRole('button', { name: 'XML body' }).click();
-			const a = await measureSize(ours, bytes, format, ++round);
-			await floorPage.bringToFront();
-			const b = await measureSize(bare, bytes, format, ++round);
+			await ours.page.getByRole('button', { name: `${format.toUpperCase()} body` }).click();
+			const a = await measureSize(ours, bytes, format, ++round, options);
+			await bare.page.bringToFront();
+			const b = await measureSize(bare, bytes, format, ++round, options);
+			if (a.profile && b.profile) profiles.push({ label, page: a.profile, floor: b.profile });
 			const p = (r: TypingRun, key: keyof KeyTiming, q: number) =>
 				percentile(
 					r.keys.map((k) => k[key]),
@@ -770,7 +783,7 @@ export async function benchEditor(): Promise<string[][]> {
 				['floor (bare CodeMirror)', b.typing]
 			] as const) {
 				rows.push([
-					`${label} · ${who}`,
+					`${prefix}${label} · ${who}`,
 					ms(p(r, 'dom', 50)),
 					ms(p(r, 'dom', 95)),
 					ms(p(r, 'frame', 50)),
@@ -780,8 +793,14 @@ export async function benchEditor(): Promise<string[][]> {
 					String(r.keys.length)
 				]);
 			}
+			const frame95 = p(a.typing, 'frame', 95) / p(b.typing, 'frame', 95);
+			ratios.set(label, frame95);
+			const unthrottled = before?.get(label);
 			rows.push([
-				`${label} · ratio`,
+				`${prefix}${label} · ratio` +
+					(unthrottled
+						? ` (frame p95: ${(frame95 / unthrottled).toFixed(2)}× the unthrottled ratio)`
+						: ''),
 				ratio(p(a.typing, 'dom', 50), p(b.typing, 'dom', 50)),
 				ratio(p(a.typing, 'dom', 95), p(b.typing, 'dom', 95)),
 				ratio(p(a.typing, 'frame', 50), p(b.typing, 'frame', 50)),
@@ -792,10 +811,10 @@ export async function benchEditor(): Promise<string[][]> {
 			]);
 			if (bytes === 1024 * 1024 && format === 'json') {
 				rows.push([
-					`paste of ${label} · editor page / floor`,
+					`${prefix}paste of ${label} · editor page / floor · ratio`,
 					`${ms(a.paste.dom)} / ${ms(b.paste.dom)}`,
 					'',
-					`${ms(a.paste.frame)} / ${ms(b.paste.frame)}`,
+					`${ms(a.paste.frame)} / ${ms(b.paste.frame)} · ${ratio(a.paste.frame, b.paste.frame)}`,
 					'',
 					'',
 					'',
@@ -803,6 +822,96 @@ export async function benchEditor(): Promise<string[][]> {
 				]);
 			}
 		}
+	} finally {
+		for (const session of sessions) {
+			await session.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+			await session.detach();
+		}
+	}
+	return { rows, ratios, profiles };
+}
+
+/** Rounds a run of the sizes takes (two pages per size): each round types under its own tag. */
+const ROUNDS_PER_RUN = SIZES.length * 2;
+
+/** The app, the floor and a browser for one benchmark; `use` runs with them, then all stop. */
+async function withBrowser<T>(
+	use: (app: BenchApp, browser: Browser, cookie: string, floorBase: string) => Promise<T>
+): Promise<T> {
+	const app = await startApp();
+	const floor = await startFloor();
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
+	});
+	try {
+		return await use(app, browser, await app.login(), floor.base);
+	} finally {
+		await browser.close();
+		floor.server.close();
+		await app.stop();
+	}
+}
+
+/** The editor page and the floor's, open side by side in one context, ready to type in. */
+async function openTargets(app: BenchApp, browser: Browser, cookie: string, floorBase: string) {
+	const context = await newContext(browser, app, cookie);
+	const editorPage = await openEditor(app, context, cookie);
+	const floorPage = await context.newPage();
+	await floorPage.goto(floorBase, { waitUntil: 'networkidle' });
+	const ours: Target = {
+		page: editorPage,
+		editor: '[aria-label="Post data (genericSmsSendPostData)"]',
+		root: '[aria-label="Request preview"] [aria-label="Body"]',
+		bare: false
+	};
+	const bare: Target = { page: floorPage, editor: '.cm-content', root: '.cm-content', bare: true };
+	return { context, ours, bare };
+}
+
+/**
+ * `npm run bench -- editor --profile`: the typing at every size with a CPU profile of each page,
+ * as tables of the functions costing most per key, by self time and by total time. The profiler
+ * slows the page, so these runs give no figures; build with `BUNDLE_MAP=1` for source names.
+ */
+export async function benchEditorProfile(): Promise<{ title: string; rows: string[][] }[]> {
+	return withBrowser(async (app, browser, cookie, floorBase) => {
+		const { context, ours, bare } = await openTargets(app, browser, cookie, floorBase);
+		const { profiles } = await typingRuns(ours, bare, { throttle: 1, profile: true });
+		await context.close();
+		return profiles.flatMap(({ label, page, floor }) => [
+			{
+				title: `${label}: editor page, busy ${busyPerKey(page, KEYS)} per key (floor ${busyPerKey(floor, KEYS)}); top self time per key`,
+				rows: topRows(page, 'self', KEYS)
+			},
+			{
+				// The framework's frames hold every other on their stacks: the project's own code says
+				// which work a key sets off.
+				title: `${label}: editor page, the project's own code by total time per key`,
+				rows: topRows(page, 'total', KEYS, 12, ownCode)
+			},
+			{ title: `${label}: floor, top self time per key`, rows: topRows(floor, 'self', KEYS, 5) }
+		]);
+	});
+}
+
+/** Runs the editor benchmark and returns its table rows. */
+export async function benchEditor(): Promise<string[][]> {
+	return withBrowser(async (app, browser, cookie, floorBase) => {
+		// The first page the server renders after its start, as the goal's figure; then the same
+		// against a server that has served a page, and in a tab opened as the address is entered,
+		// for comparison.
+		const cold = await coldLoad(app, browser, cookie, 'open');
+		const coldWarmServer = await coldLoad(app, browser, cookie, 'open');
+		const coldNewTab = await coldLoad(app, browser, cookie, 'new');
+		const firstKey = await firstKeystrokeRows(app, browser, cookie, floorBase);
+		logScripts(firstKey.page);
+
+		const { context, ours, bare } = await openTargets(app, browser, cookie, floorBase);
+		const run = await typingRuns(ours, bare, { throttle: 1, profile: false });
+		// An ordinary laptop: the same with Chromium's CPU slowed, its ratios beside the first's.
+		const slow = await typingRuns(ours, bare, { throttle: THROTTLE, profile: false }, run.ratios);
+		const rows = [...run.rows, ...slow.rows];
 		const coldRow = (label: string, load: typeof cold) => [
 			label,
 			`${load.kb.toFixed(1)} KB`,
@@ -830,9 +939,5 @@ export async function benchEditor(): Promise<string[][]> {
 		);
 		await context.close();
 		return rows;
-	} finally {
-		await browser.close();
-		floor.server.close();
-		await app.stop();
-	}
+	});
 }

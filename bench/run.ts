@@ -1,6 +1,6 @@
 import { benchCli } from './cli';
 import { benchDirectPaths } from './direct-paths';
-import { benchEditor, benchFirstKeystroke } from './editor';
+import { benchEditor, benchEditorProfile, benchFirstKeystroke } from './editor';
 import { benchOpenApi } from './openapi';
 import { benchOperations } from './operations';
 import { benchSandbox } from './sandbox';
@@ -18,8 +18,12 @@ function table(title: string, head: string[], rows: string[][]): void {
 	for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 }
 
-/** `npm run bench -- editor template`: only the named benchmarks; all of them without names. */
-const only = process.argv.slice(2);
+/**
+ * `npm run bench -- editor template`: only the named benchmarks; all of them without names.
+ * `--profile` makes the editor's run a CPU profile of its typing instead.
+ */
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const runs = (name: string) => only.length === 0 || only.includes(name);
 
 console.log(`Node ${process.version}, ${new Date().toISOString()}`);
@@ -100,7 +104,10 @@ if (runs('sandbox'))
 		await benchSandbox()
 	);
 
-if (runs('editor'))
+if (runs('editor') && flags.includes('--profile'))
+	for (const { title, rows } of await benchEditorProfile())
+		table(`Editor CPU profile, ${title}`, ['function', 'self', 'total'], rows);
+else if (runs('editor'))
 	table(
 		'Editor in Chromium: real key presses at 15 a second into the Send Message JSON body, beside a bare CodeMirror floor',
 		[
