@@ -343,47 +343,71 @@ test.describe('editor journeys', () => {
 		await expect(preview.getByRole('button', { name: 'Copy as cURL' })).toBeEnabled();
 	});
 
-	test('a large XML body is checked off the page: typing is answered at once, the verdict follows', async ({
-		page
-	}) => {
-		const id = await createProfile(page, uniqueName('Large XML'));
-		// The worker that checks large bodies is held back until the test lets it start.
-		const release = await holdChunk(page, 'onmessage', '**/_app/immutable/workers/*.js');
-		await page.goto(`/profiles/${id}/services/sendMessage`);
-		await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
-		await page.getByLabel('Content type genericSmsSendContentType').fill('application/xml');
-		const unit = '<m><to>%sms_to%</to><text>%sms_body%</text></m>\n';
-		await pasteIntoBody(page, `<r><note>start</note>\n${unit.repeat(1200)}</r>`);
-		const preview = page.getByRole('region', { name: 'Request preview' });
-		const shown = preview.getByLabel('Body', { exact: true });
-		await expect(shown).toContainText('<note>start</note>');
+	// Large bodies of both kinds are checked in a worker, as the server would read them.
+	const largeBodies = [
+		{
+			kind: 'XML',
+			contentType: 'application/xml',
+			text: `<r><note>start</note>\n${'<m><to>%sms_to%</to><text>%sms_body%</text></m>\n'.repeat(1200)}</r>`,
+			note: '<r><note>start',
+			before: '<note>start</note>',
+			after: '<note>started</note>',
+			// A bare ampersand: the worker's verdict names where, as the check in place does.
+			breaker: '&',
+			where: /line 1, column \d+/
+		},
+		{
+			kind: 'JSON',
+			contentType: 'application/json',
+			text: `[{"note":"start"},\n${Array(1200).fill('{"to":"%sms_to%","text":"%sms_body%"}').join(',\n')}]`,
+			note: '[{"note":"start',
+			before: '{"note":"start"}',
+			after: '{"note":"started"}',
+			breaker: '"',
+			where: /check the template/
+		}
+	];
+	for (const large of largeBodies) {
+		test(`a large ${large.kind} body is checked off the page: typing is answered at once, the verdict follows`, async ({
+			page
+		}) => {
+			const id = await createProfile(page, uniqueName(`Large ${large.kind}`));
+			// The worker that checks large bodies is held back until the test lets it start.
+			const release = await holdChunk(page, 'onmessage', '**/_app/immutable/workers/*.js');
+			await page.goto(`/profiles/${id}/services/sendMessage`);
+			await typeInto(page, URL_FIELD, 'https://sms.example.com/send');
+			await page.getByLabel('Content type genericSmsSendContentType').fill(large.contentType);
+			await pasteIntoBody(page, large.text);
+			const preview = page.getByRole('region', { name: 'Request preview' });
+			const shown = preview.getByLabel('Body', { exact: true });
+			await expect(shown).toContainText(large.before);
 
-		// A small body is read in place; this one waits for the worker, and says so.
-		await expect(preview).toHaveAttribute('aria-busy', 'true');
-		await expect(preview).toContainText('Updating…');
-		await expect(preview.getByRole('button', { name: 'Copy as cURL' })).toBeDisabled();
-		// Typing is answered meanwhile.
-		const body = page.getByRole('textbox', { name: BODY_FIELD });
-		await body.click();
-		await page.keyboard.press('Control+Home');
-		for (let i = 0; i < '<r><note>start'.length; i++) await page.keyboard.press('ArrowRight');
-		await page.keyboard.type('ed');
-		await expect(shown).toContainText('<note>started</note>');
-		await expect(preview).toHaveAttribute('aria-busy', 'true');
+			// A small body is read in place; this one waits for the worker, and says so.
+			await expect(preview).toHaveAttribute('aria-busy', 'true');
+			await expect(preview).toContainText('Updating…');
+			await expect(preview.getByRole('button', { name: 'Copy as cURL' })).toBeDisabled();
+			// Typing is answered meanwhile.
+			const body = page.getByRole('textbox', { name: BODY_FIELD });
+			await body.click();
+			await page.keyboard.press('Control+Home');
+			for (let i = 0; i < large.note.length; i++) await page.keyboard.press('ArrowRight');
+			await page.keyboard.type('ed');
+			await expect(shown).toContainText(large.after);
+			await expect(preview).toHaveAttribute('aria-busy', 'true');
 
-		release();
-		await expect(preview).toHaveAttribute('aria-busy', 'false');
-		await expect(preview).not.toContainText('Updating…');
-		await expect(preview).not.toContainText('not valid XML');
+			release();
+			await expect(preview).toHaveAttribute('aria-busy', 'false');
+			await expect(preview).not.toContainText('Updating…');
+			await expect(preview).not.toContainText(`not valid ${large.kind}`);
 
-		// A bare ampersand: the worker's verdict names where, as the check in place does.
-		await page.keyboard.type('&');
-		await expect(preview).toContainText('After expansion the body is not valid XML');
-		await expect(preview).toContainText(/line 1, column \d+/);
-		await expect(preview).toHaveAttribute('aria-busy', 'false');
-		await page.keyboard.press('Control+z');
-		await expect(preview).not.toContainText('not valid XML');
-	});
+			await page.keyboard.type(large.breaker);
+			await expect(preview).toContainText(`After expansion the body is not valid ${large.kind}`);
+			await expect(preview).toContainText(large.where);
+			await expect(preview).toHaveAttribute('aria-busy', 'false');
+			await page.keyboard.press('Control+z');
+			await expect(preview).not.toContainText(`not valid ${large.kind}`);
+		});
+	}
 
 	test('a large XML body is checked in place when the worker cannot start', async ({ page }) => {
 		await page.route('**/_app/immutable/workers/*.js', (route) => route.abort());

@@ -1,19 +1,22 @@
-import type { XmlBodyReader } from '$lib/core/request';
+import type { JsonBodyReader, XmlBodyReader } from '$lib/core/request/checks';
+import { readJsonBody } from '$lib/core/request/json-read';
+import type { BodyCheck } from './body-checks.svelte';
 import { LazyModule } from './lazy.svelte';
 
 /**
  * The strict XML reader of previews, loaded the first time an XML body needs it (or once the
  * editor's page has settled), so a page's first load carries only what typing needs. Until it has
  * loaded, an XML body's preview is unchecked and says it is updating; reading the reader in a
- * derived value makes the preview build again once it is there. Large bodies are read in a
- * worker (`xml-checks.svelte.ts`).
+ * derived value makes the preview build again once it is there. JSON bodies are read in place
+ * until then (the parser is the platform's). Large bodies of both are read in a worker
+ * (`body-checks.svelte.ts`).
  */
 
-const checks = new LazyModule(() => import('./xml-checks.svelte'));
+const checks = new LazyModule(() => import('./body-checks.svelte'));
 
 /** The strict reader of XML bodies if it has loaded in this page, without asking for it. */
 export function loadedXmlReader(): XmlBodyReader | null {
-	return checks.value?.previewReader() ?? null;
+	return checks.value?.previewReader('xml') ?? null;
 }
 
 /** The strict reader of XML bodies; null (and asked for) until it has loaded in this page. */
@@ -23,8 +26,17 @@ export function previewXmlReader(): XmlBodyReader | null {
 	return loadedXmlReader();
 }
 
-/** True while an expanded XML body's preview is not checked yet: the reader or its verdict is on its way. */
-export function xmlCheckPending(body: string): boolean {
+/**
+ * The reader of JSON bodies: in place until the checks have loaded (a JSON body does not ask for
+ * them, so the first load stays as it is), then theirs.
+ */
+export function previewJsonReader(): JsonBodyReader {
+	return checks.value?.previewReader('json') ?? readJsonBody;
+}
+
+/** True while an expanded body's preview is not checked yet: the reader or its verdict is on its way. */
+export function bodyCheckPending(kind: BodyCheck, body: string): boolean {
+	if (kind === 'json') return checks.value?.pending('json', body) ?? false;
 	previewXmlReader();
-	return checks.value === null || checks.value.pending(body);
+	return checks.value === null || checks.value.pending('xml', body);
 }

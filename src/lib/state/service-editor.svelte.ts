@@ -12,7 +12,12 @@ import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary'
 import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
 import { wholeCatalogue } from './catalogue.svelte';
-import { loadedXmlReader, previewXmlReader, xmlCheckPending } from './preview-tools.svelte';
+import {
+	bodyCheckPending,
+	loadedXmlReader,
+	previewJsonReader,
+	previewXmlReader
+} from './preview-tools.svelte';
 
 /** Where a service editor reads and writes its settings and values. */
 export interface SettingsSource {
@@ -61,7 +66,8 @@ function buildPreview(
 			accountKeys: source.accountKeys
 		},
 		// An XML body is checked once the page has the reader (the preview says it is updating).
-		(body) => previewXmlReader()?.(body) ?? null
+		(body) => previewXmlReader()?.(body) ?? null,
+		(body) => previewJsonReader()(body)
 	);
 }
 
@@ -124,7 +130,8 @@ export class ServiceStatuses {
 		const values = this.#source.values;
 		const raw = this.#source.rawSubstitution;
 		const keys = this.#source.accountKeys;
-		// A result built before the page had its XML reader is built again once it has.
+		// A result built before the page had its XML reader, or before the worker's verdict on
+		// its body, is built again once it has it (the readers are new ones then).
 		const xml = loadedXmlReader();
 		// And once the page has the whole catalogue, whose services the lint's hints may name.
 		void wholeCatalogue.value;
@@ -237,12 +244,14 @@ export class ServiceEditor {
 
 	/**
 	 * True while the preview is not yet all it will be: an XML body built before the page had its
-	 * XML reader, or a large one before the worker's verdict on it, is shown unchecked until then.
+	 * XML reader, or a large JSON or XML one before the worker's verdict on it, is shown unchecked
+	 * until then.
 	 */
 	get updating(): boolean {
-		const xmlBody = (r: BuildResult['requests'][number]) =>
-			r.body !== null && bodyKind(r.bodyEncoding, r.contentType ?? '') === 'XML';
-		return this.#result.requests.some((r) => xmlBody(r) && xmlCheckPending(r.body!));
+		return this.#result.requests.some((r) => {
+			const kind = r.body === null ? null : bodyKind(r.bodyEncoding, r.contentType ?? '');
+			return kind !== null && bodyCheckPending(kind === 'XML' ? 'xml' : 'json', r.body!);
+		});
 	}
 
 	/** The value of a setting ('' when unset). */

@@ -14,7 +14,8 @@ import {
 	type Substitution,
 	type Tokenized
 } from '../template';
-import { checkBody, checkUrl, type XmlBodyReader } from './checks';
+import { checkBody, checkUrl, type JsonBodyReader, type XmlBodyReader } from './checks';
+import { readJsonBody } from './json-read';
 import { hasLineBreak, parseHeaderLines, type HeaderLine } from './headers';
 import { resolveSettings, type ResolvedSettings, type Settings } from './settings';
 import { recipientsOf, resolverFor, type Resolver, type Values } from './values';
@@ -213,7 +214,7 @@ function buildOne(
 	p: Plan,
 	resolver: Resolver,
 	raw: boolean,
-	readXml: XmlBodyReader,
+	readers: { xml: XmlBodyReader; json: JsonBodyReader },
 	issues: Issue[]
 ): BuiltRequest {
 	// Each expansion's options are written out, not spread from shared ones: V8 builds an object
@@ -267,7 +268,15 @@ function buildOne(
 		const bodyField = p.settings.postDataField;
 		repeats.addAll(expanded.issues, bodyField);
 		issues.push(
-			...checkBody(body, bodyEncoding, p.contentType ?? '', bodySubs, bodyField, readXml)
+			...checkBody(
+				body,
+				bodyEncoding,
+				p.contentType ?? '',
+				bodySubs,
+				bodyField,
+				readers.xml,
+				readers.json
+			)
 		);
 	}
 	repeats.finish();
@@ -344,10 +353,15 @@ export function firstRequestValues(serviceId: string, values: Values): Values {
 
 /**
  * Builds the request(s) a service's caller sends for these settings and values, checking an
- * XML body with `readXml`. Everything but a browser page calls `buildRequests`, which reads XML
- * bodies with the product's one strict reader; a page gives its reader once it has loaded.
+ * XML body with `readXml` and a JSON one with `readJson`. Everything but a browser page calls
+ * `buildRequests`, which reads XML bodies with the product's one strict reader and JSON ones in
+ * place; a page gives its XML reader once it has loaded, and reads large bodies in a worker.
  */
-export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): BuildResult {
+export function buildRequestsWith(
+	input: BuildInput,
+	readXml: XmlBodyReader,
+	readJson: JsonBodyReader = readJsonBody
+): BuildResult {
 	const service =
 		typeof input.service === 'string' ? findKnownService(input.service) : input.service;
 	if (!service || service.kind !== 'template') {
@@ -388,6 +402,7 @@ export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): Bu
 		});
 	}
 	const resolvers: Resolver[] = [];
+	const readers = { xml: readXml, json: readJson };
 	const requests = targets.map((value) => {
 		const recipient = value === null || !perRecipient ? null : { name: perRecipient, value };
 		const resolver = resolverFor(input.values, vocabulary, recipient);
@@ -395,7 +410,7 @@ export function buildRequestsWith(input: BuildInput, readXml: XmlBodyReader): Bu
 		const request = withAppHeaders(
 			service,
 			input.values,
-			buildOne(p, resolver, input.rawSubstitution === true, readXml, issues)
+			buildOne(p, resolver, input.rawSubstitution === true, readers, issues)
 		);
 		return recipients !== null && value !== null ? { ...request, recipient: value } : request;
 	});

@@ -2,6 +2,7 @@ import type { Service } from '../catalogue/schema';
 import { ruleIssue } from '../catalogue/sources';
 import { append, lineColumn, type Issue } from '../issues';
 import { tokenize, type Encoding, type Substitution } from '../template';
+import { readJsonBody, type BodyVerdict } from './json-read';
 
 /** Checks of an expanded request: its URL and its body, mapped back to the template. */
 
@@ -22,13 +23,6 @@ export function sourceSpan(
 		shift = sub.sourceTo - sub.to;
 	}
 	return { from: offset + shift, to: offset + shift + 1 };
-}
-
-function jsonErrorOffset(error: unknown, text: string): number {
-	const message = error instanceof Error ? error.message : '';
-	const position = /position (\d+)/.exec(message);
-	if (position) return Number(position[1]);
-	return /end of JSON input/i.test(message) ? text.length : 0;
 }
 
 function bodyIssue(
@@ -56,9 +50,13 @@ function bodyIssue(
  * while no reader is at hand (a browser page loads it after its first paint), when the body is
  * then not checked.
  */
-export type XmlBodyReader = (
-	body: string
-) => { ok: true } | { ok: false; fault: { message: string; offset: number } } | null;
+export type XmlBodyReader = (body: string) => BodyVerdict | null;
+
+/**
+ * Reads an expanded JSON body: {@link readJsonBody} in place, or a page's reader that answers
+ * null while a large body's verdict is on its way (the body is then not checked yet).
+ */
+export type JsonBodyReader = (body: string) => BodyVerdict | null;
 
 /** Which check a body gets: JSON, XML, or none (other content types are not checked). */
 export function bodyKind(encoding: Encoding, contentType: string): 'JSON' | 'XML' | null {
@@ -74,17 +72,14 @@ export function checkBody(
 	contentType: string,
 	substitutions: readonly Substitution[],
 	field: string,
-	readXml: XmlBodyReader
+	readXml: XmlBodyReader,
+	readJson: JsonBodyReader = readJsonBody
 ): Issue[] {
 	const checked = bodyKind(encoding, contentType);
 	if (checked === 'JSON') {
-		try {
-			JSON.parse(body);
-			return [];
-		} catch (error) {
-			const detail = error instanceof Error ? error.message.split('\n')[0] : 'parse error';
-			return [bodyIssue('JSON', detail, jsonErrorOffset(error, body), substitutions, field, body)];
-		}
+		const read = readJson(body);
+		if (read === null || read.ok) return [];
+		return [bodyIssue('JSON', read.fault.message, read.fault.offset, substitutions, field, body)];
 	}
 	if (checked === 'XML') {
 		const read = readXml(body);
