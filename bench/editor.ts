@@ -8,8 +8,11 @@ import {
 	busyPerKey,
 	ownCode,
 	startProfile,
+	startTrace,
 	stopProfile,
+	stopTrace,
 	topRows,
+	traceRows,
 	type ProfileRow
 } from './profile';
 
@@ -393,11 +396,15 @@ async function measureSize(
 	await installProbes(page, root, tag + 'abcdefghijklmnopqrstuvwxyz'.slice(0, WARM_UP), format);
 	log('typing');
 	const session = options.profile ? await page.context().newCDPSession(page) : undefined;
-	if (session) await startProfile(session);
+	if (session) {
+		await startTrace(page);
+		await startProfile(session);
+	}
 	const typing = await typeKeys(page, KEYS);
 	const profile = session ? await stopProfile(session) : undefined;
+	const trace = session ? await stopTrace(page) : undefined;
 	await session?.detach();
-	return { paste, typing, profile };
+	return { paste, typing, profile, trace };
 }
 
 /** The profile editor on Send Message with a URL and a JSON body, ready to type in. */
@@ -764,7 +771,12 @@ type Ratios = Map<string, number>;
 async function typingRuns(ours: Target, bare: Target, options: RunOptions, before?: Ratios) {
 	const rows: string[][] = [];
 	const ratios: Ratios = new Map();
-	const profiles: { label: string; page: ProfileRow[]; floor: ProfileRow[] }[] = [];
+	const profiles: {
+		label: string;
+		page: ProfileRow[];
+		floor: ProfileRow[];
+		traces: { page: Map<string, number>; floor: Map<string, number> };
+	}[] = [];
 	const prefix = options.throttle === 1 ? '' : `CPU ÷${options.throttle} · `;
 	const sessions = await Promise.all(
 		[ours, bare].map((t) => t.page.context().newCDPSession(t.page))
@@ -781,7 +793,13 @@ async function typingRuns(ours: Target, bare: Target, options: RunOptions, befor
 			const a = await measureSize(ours, bytes, format, ++round, options);
 			await bare.page.bringToFront();
 			const b = await measureSize(bare, bytes, format, ++round, options);
-			if (a.profile && b.profile) profiles.push({ label, page: a.profile, floor: b.profile });
+			if (a.profile && b.profile && a.trace && b.trace)
+				profiles.push({
+					label,
+					page: a.profile,
+					floor: b.profile,
+					traces: { page: a.trace, floor: b.trace }
+				});
 			const p = (r: TypingRun, key: keyof KeyTiming, q: number) =>
 				percentile(
 					r.keys.map((k) => k[key]),
@@ -884,12 +902,14 @@ async function openTargets(app: BenchApp, browser: Browser, cookie: string, floo
  * as tables of the functions costing most per key, by self time and by total time. The profiler
  * slows the page, so these runs give no figures; build with `BUNDLE_MAP=1` for source names.
  */
-export async function benchEditorProfile(): Promise<{ title: string; rows: string[][] }[]> {
+export async function benchEditorProfile(): Promise<
+	{ title: string; head?: string[]; rows: string[][] }[]
+> {
 	return withBrowser(async (app, browser, cookie, floorBase) => {
 		const { context, ours, bare } = await openTargets(app, browser, cookie, floorBase);
 		const { profiles } = await typingRuns(ours, bare, { throttle: 1, profile: true });
 		await context.close();
-		return profiles.flatMap(({ label, page, floor }) => [
+		return profiles.flatMap(({ label, page, floor, traces }) => [
 			{
 				title: `${label}: editor page, busy ${busyPerKey(page, KEYS)} per key (floor ${busyPerKey(floor, KEYS)}); top self time per key`,
 				rows: topRows(page, 'self', KEYS)
@@ -900,7 +920,13 @@ export async function benchEditorProfile(): Promise<{ title: string; rows: strin
 				title: `${label}: editor page, the project's own code by total time per key`,
 				rows: topRows(page, 'total', KEYS, 12, ownCode)
 			},
-			{ title: `${label}: floor, top self time per key`, rows: topRows(floor, 'self', KEYS, 5) }
+			{ title: `${label}: floor, top self time per key`, rows: topRows(floor, 'self', KEYS, 5) },
+			{
+				// What the profile counts as `(program)`: the browser's style, layout and paint.
+				title: `${label}: the page's main thread, timeline events per key (an event inside another counts in both) · page · floor`,
+				head: ['event', 'page', 'floor'],
+				rows: traceRows(traces.page, traces.floor, KEYS)
+			}
 		]);
 	});
 }

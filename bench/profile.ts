@@ -1,4 +1,4 @@
-import type { CDPSession } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { SourceMap } from 'node:module';
 
 /**
@@ -137,4 +137,61 @@ export function topRows(
 /** The whole main thread's busy time per key (every sample but the idle ones). */
 export function busyPerKey(rows: ProfileRow[], keys: number): string {
 	return `${(rows.reduce((sum, r) => sum + r.self, 0) / keys).toFixed(2)} ms`;
+}
+
+/** A trace event, as far as {@link stopTrace} reads it. */
+interface TraceEvent {
+	name: string;
+	ph: string;
+	pid: number;
+	tid: number;
+	dur?: number;
+	args?: { data?: { type?: string } };
+}
+
+/**
+ * Starts a trace of the browser's timeline events: what the profile counts as `(program)`,
+ * the browser's own work (style, layout, paint), is named there.
+ */
+export async function startTrace(page: Page): Promise<void> {
+	await page
+		.context()
+		.browser()!
+		.startTracing(page, { categories: ['devtools.timeline'] });
+}
+
+/**
+ * Stops the trace and sums, in ms, the complete events of the thread that dispatched the keys
+ * (the page's main thread) by name; an event inside another counts in both.
+ */
+export async function stopTrace(page: Page): Promise<Map<string, number>> {
+	const buffer = await page.context().browser()!.stopTracing();
+	const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
+	const thread = (e: TraceEvent) => `${e.pid}:${e.tid}`;
+	const keys = new Map<string, number>();
+	for (const e of traceEvents) {
+		if (e.name === 'EventDispatch' && e.args?.data?.type === 'keydown')
+			keys.set(thread(e), (keys.get(thread(e)) ?? 0) + 1);
+	}
+	const main = [...keys].sort((a, b) => b[1] - a[1])[0]?.[0];
+	const sums = new Map<string, number>();
+	for (const e of traceEvents) {
+		if (e.ph !== 'X' || e.dur === undefined || thread(e) !== main) continue;
+		sums.set(e.name, (sums.get(e.name) ?? 0) + e.dur / 1000);
+	}
+	return sums;
+}
+
+/** The `count` costliest trace events of the page per key, beside the floor's. */
+export function traceRows(
+	page: Map<string, number>,
+	floor: Map<string, number>,
+	keys: number,
+	count = 10
+): string[][] {
+	const fmt = (value: number | undefined) => `${((value ?? 0) / keys).toFixed(2)} ms`;
+	return [...page]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, count)
+		.map(([name, ms]) => [`\`${name}\``, fmt(ms), fmt(floor.get(name))]);
 }

@@ -105,8 +105,8 @@ if (runs('sandbox'))
 	);
 
 if (runs('editor') && flags.includes('--profile'))
-	for (const { title, rows } of await benchEditorProfile())
-		table(`Editor CPU profile, ${title}`, ['function', 'self', 'total'], rows);
+	for (const { title, head, rows } of await benchEditorProfile())
+		table(`Editor CPU profile, ${title}`, head ?? ['function', 'self', 'total'], rows);
 else if (runs('editor'))
 	table(
 		'Editor in Chromium: real key presses at 15 a second into the Send Message JSON body, beside a bare CodeMirror floor',
