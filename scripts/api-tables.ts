@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { withOperationTables } from '../src/lib/server/api/markdown';
+import { withOperationTables } from '../src/lib/server/openapi/markdown';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const API_MD = path.join(ROOT, 'docs/api.md');

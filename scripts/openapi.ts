@@ -2,7 +2,7 @@
 // operations' schemas; a unit test holds the committed file equal to it.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openApi } from '../src/lib/server/api/document';
+import { openApi } from '../src/lib/server/openapi/document';
 
 const OPENAPI = path.resolve(import.meta.dirname, '../docs/openapi.json');
 

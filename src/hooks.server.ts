@@ -12,10 +12,10 @@ import { signInSettings } from '$lib/server/auth/sign-in-settings';
 import { startLiveUpdates } from '$lib/server/platform/cluster';
 import { serverContext } from '$lib/server/platform/context';
 import { API_OUTAGE, apiError } from '$lib/server/http/body';
-import { openApi } from '$lib/server/api/document';
+import { openApi } from '$lib/server/openapi/document';
 import { errorPage } from '$lib/server/http/error-page';
 import { installDirectApi } from '$lib/server/http/direct-api';
-import { installDirectDocument } from '$lib/server/api/document-direct';
+import { installDirectDocument } from '$lib/server/openapi/document-direct';
 import { installDirectGateway } from '$lib/server/push/gateway-direct';
 import {
 	installLifecycle,

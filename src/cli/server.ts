@@ -4,9 +4,9 @@ import {
 	MessagingRunSchema,
 	MissingValuesErrorSchema,
 	TestCallAnswerSchema
-} from '$lib/api/calls';
-import { ErrorSchema } from '$lib/api/common';
-import { PreviewSchema, ProfileListSchema } from '$lib/api/profiles';
+} from '$lib/api-schemas/calls';
+import { ErrorSchema } from '$lib/api-schemas/common';
+import { PreviewSchema, ProfileListSchema } from '$lib/api-schemas/profiles';
 import { RUN_FLOW_NAMES, type RunFlowName } from '$lib/core/catalogue/flows';
 import type { Issue } from '$lib/core/issues';
 import { SECRET_MASK } from '$lib/core/profile';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installDirectDocument } from '$lib/server/api/document-direct';
+import { installDirectDocument } from '$lib/server/openapi/document-direct';
 import { installDirectApi } from '$lib/server/http/direct-api';
 import { bridge } from '$lib/server/platform/bridge';
 import { installLifecycle, noteRequest } from '$lib/server/platform/lifecycle';

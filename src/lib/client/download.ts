@@ -1,4 +1,4 @@
-import { callApi } from './api';
+import { callApi } from './call-api';
 
 /**
  * Asks the API for a file with a POST of `json` (so that no link can make the browser fetch it:

@@ -1,4 +1,8 @@
-import { ACCESS_ENDED_EVENT, ACCESS_ENDED_MESSAGES, type AccessEnded } from '$lib/api/streams';
+import {
+	ACCESS_ENDED_EVENT,
+	ACCESS_ENDED_MESSAGES,
+	type AccessEnded
+} from '$lib/api-schemas/streams';
 
 /**
  * The state of a page's server-sent event stream, in words a user reads: `connecting` (the first

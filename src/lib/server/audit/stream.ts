@@ -10,7 +10,7 @@ import {
 	sendOutbound,
 	type OutboundPolicy
 } from '../outbound';
-import type { AuditStreamStatus } from '$lib/api/account';
+import type { AuditStreamStatus } from '$lib/api-schemas/account';
 import type { OutboundLimits } from '../outbound/send';
 import type { AuditEntry, Store } from '../store/types';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiTokenView, NewApiToken } from '$lib/api/account';
+import type { ApiTokenView, NewApiToken } from '$lib/api-schemas/account';
 import { recordAudit } from '../audit';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import type { AuthUser } from './auth-user';

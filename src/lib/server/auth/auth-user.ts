@@ -1,4 +1,4 @@
-import type { SessionUser } from '$lib/api/account';
+import type { SessionUser } from '$lib/api-schemas/account';
 
 /**
  * The user a request acts as, as handlers see it (no password hash), and as `GET /api/session`

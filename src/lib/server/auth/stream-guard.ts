@@ -1,5 +1,5 @@
 import type { RequestEvent } from '@sveltejs/kit';
-import type { AccessEnded } from '$lib/api/streams';
+import type { AccessEnded } from '$lib/api-schemas/streams';
 import { recordAudit } from '../audit';
 import type { StreamGuard } from '../http/sse';
 import { clientIp, requireUser } from '../http/body';

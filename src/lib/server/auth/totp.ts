@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { z } from 'zod';
-import type { RecoveryCodes, TotpEnrolment } from '$lib/api/account';
+import type { RecoveryCodes, TotpEnrolment } from '$lib/api-schemas/account';
 import { recordAudit, type Actor } from '../audit';
 import type { ServerContext } from '../platform/context';
 import { seal, unseal } from '../platform/secrets';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UserListing, UserView } from '$lib/api/account';
+import type { UserListing, UserView } from '$lib/api-schemas/account';
 import { recordAudit, type Actor } from '../audit';
 import {
 	hashPassword,

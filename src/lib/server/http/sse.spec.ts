@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
+import { ACCESS_ENDED_EVENT } from '$lib/api-schemas/streams';
 import {
 	GUARD_FRESH_MS,
 	RECONNECT_EVENT,

@@ -1,4 +1,4 @@
-import { ACCESS_ENDED_EVENT } from '$lib/api/streams';
+import { ACCESS_ENDED_EVENT } from '$lib/api-schemas/streams';
 import { trackStream } from '../platform/lifecycle';
 import { logger } from '../platform/logger';
 

@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
-import { ProfileDocument } from '$lib/api/profiles';
+import { ProfileDocument } from '$lib/api-schemas/profiles';
 import { XML_FORMS, type XmlForm } from '$lib/core/catalogue';
 import type { Issue } from '$lib/core/issues';
 import { apiError } from '../http/body';

@@ -18,7 +18,7 @@ import {
 	type SecretOrigins,
 	type SecretValues
 } from '$lib/core/profile';
-import type { Merged, Profile, SaveConflict } from '$lib/api/profiles';
+import type { Merged, Profile, SaveConflict } from '$lib/api-schemas/profiles';
 import { urlOrigins } from '$lib/core/request';
 import { recordAudit, type Actor, type AuditAction } from '../audit';
 import type { AuthUser } from '../auth/auth-user';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Preview, PreviewRequest } from '$lib/api/profiles';
+import type { Preview, PreviewRequest } from '$lib/api-schemas/profiles';
 import { SERVICES } from '$lib/core/catalogue';
 import { PreservedXmlSchema, ScenarioValueSchema, ServiceSettingsSchema } from '$lib/core/profile';
 import { buildRequests, toCurl, type BuiltRequest } from '$lib/core/request';

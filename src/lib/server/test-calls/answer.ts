@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit';
-import type { TestCallAnswerBody } from '$lib/api/calls';
+import type { TestCallAnswerBody } from '$lib/api-schemas/calls';
 import type { AuthUser } from '../auth/auth-user';
 import type { ServerContext } from '../platform/context';
 import { errorBody } from '../http/body';

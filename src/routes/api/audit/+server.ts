@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { AuditEntries } from '$lib/api/account';
+import type { AuditEntries } from '$lib/api-schemas/account';
 import { AuditListQuerySchema, queryObject } from '$lib/server/audit/query';
 import { serverContext } from '$lib/server/platform/context';
 import type { RequestHandler } from './$types';

@@ -1,4 +1,4 @@
-import { openApi } from '$lib/server/api/document';
+import { openApi } from '$lib/server/openapi/document';
 import type { PageServerLoad } from './$types';
 
 /** The API reference, drawn from the OpenAPI document the server serves (no session needed). */

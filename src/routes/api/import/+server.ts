@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { XmlImportReview } from '$lib/api/profiles';
+import type { XmlImportReview } from '$lib/api-schemas/profiles';
 import { maskKeptCredentials } from '$lib/core/profile';
 import { decodeXmlBytes, importXml } from '$lib/core/xml';
 import { serverContext } from '$lib/server/platform/context';

@@ -1,10 +1,10 @@
-import { documentAnswer } from '$lib/server/api/document';
+import { documentAnswer } from '$lib/server/openapi/document';
 import type { RequestHandler } from './$types';
 
 /**
  * The API's OpenAPI 3.1 document: public, made once, gzipped once for the clients that take it,
  * answered 304 to its own ETag. The built server answers it before the kit
- * (`$lib/server/api/document-direct.ts`), with the same answer.
+ * (`$lib/server/openapi/document-direct.ts`), with the same answer.
  */
 export const GET: RequestHandler = ({ request }) => {
 	const { status, headers, body } = documentAnswer(

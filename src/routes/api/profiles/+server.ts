@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { ProfileList } from '$lib/api/profiles';
+import type { ProfileList } from '$lib/api-schemas/profiles';
 import { emptyDocument } from '$lib/core/profile';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { PushSendAnswerBody } from '$lib/api/calls';
+import type { PushSendAnswerBody } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { PushSendError, PushSendInputSchema, sendComposedPush } from '$lib/server/push/send';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { SandboxList, SandboxOne } from '$lib/api/calls';
+import type { SandboxList, SandboxOne } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { createSandbox, CreateSandboxSchema, listSandboxes } from '$lib/server/push/sandboxes';

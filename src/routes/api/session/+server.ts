@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
 import { recordAudit } from '$lib/server/audit';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/auth/cookie';
-import type { SessionAnswer } from '$lib/api/account';
+import type { SessionAnswer } from '$lib/api-schemas/account';
 import { endSession, login, SESSION_COOKIE, SignInSchema } from '$lib/server/auth/session';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { SinkList, SinkOne } from '$lib/api/calls';
+import type { SinkList, SinkOne } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { createSink, CreateSinkSchema, listSinks } from '$lib/server/sinks';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { FlowRunBody } from '$lib/api/calls';
+import type { FlowRunBody } from '$lib/api-schemas/calls';
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { recordAudit } from '$lib/server/audit';
 import { serverContext } from '$lib/server/platform/context';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { PasswordChangedAnswer } from '$lib/api/account';
+import type { PasswordChangedAnswer } from '$lib/api-schemas/account';
 import { setSessionCookie } from '$lib/server/auth/cookie';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';

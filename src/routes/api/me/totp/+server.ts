@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { TotpStatus } from '$lib/api/account';
+import type { TotpStatus } from '$lib/api-schemas/account';
 import {
 	activate,
 	ActivateSchema,

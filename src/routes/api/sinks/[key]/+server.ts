@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { SinkOne, SinkWithRequests } from '$lib/api/calls';
+import type { SinkOne, SinkWithRequests } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, readJson, requireUser } from '$lib/server/http/body';
 import { deleteSink, getSink, sinkRequests, updateSink, UpdateSinkSchema } from '$lib/server/sinks';

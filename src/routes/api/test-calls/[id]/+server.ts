@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { TestCallEntry } from '$lib/api/calls';
+import type { TestCallEntry } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, requireUser } from '$lib/server/http/body';
 import { historyEntry } from '$lib/server/test-calls';

@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
 import { serverContext } from '$lib/server/platform/context';
-import type { RevisionDiff } from '$lib/api/profiles';
+import type { RevisionDiff } from '$lib/api-schemas/profiles';
 import { apiError } from '$lib/server/http/body';
 import { diffRevisions } from '$lib/server/profiles';
 import { DiffQuerySchema } from '$lib/server/profiles/api';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { FlowRunList } from '$lib/api/calls';
+import type { FlowRunList } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { listFlowRuns } from '$lib/server/flows';
 import { apiError } from '$lib/server/http/body';

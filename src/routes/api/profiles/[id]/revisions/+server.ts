@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { RevisionList } from '$lib/api/profiles';
+import type { RevisionList } from '$lib/api-schemas/profiles';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';

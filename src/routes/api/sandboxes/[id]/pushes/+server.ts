@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { SandboxPushList } from '$lib/api/calls';
+import type { SandboxPushList } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError } from '$lib/server/http/body';
 import { readQuery } from '$lib/server/http/query';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { SandboxOne } from '$lib/api/calls';
+import type { SandboxOne } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { apiError, clientIp, requireUser } from '$lib/server/http/body';
 import { rotateSandboxKey } from '$lib/server/push/sandboxes';

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import type { FlowRunRecordBody } from '$lib/api/calls';
+import type { FlowRunRecordBody } from '$lib/api-schemas/calls';
 import { serverContext } from '$lib/server/platform/context';
 import { flowRunOf } from '$lib/server/flows';
 import { apiError } from '$lib/server/http/body';

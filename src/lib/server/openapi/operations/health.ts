@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HealthSchema, LivenessSchema, ReadinessSchema } from '$lib/api/health';
+import { HealthSchema, LivenessSchema, ReadinessSchema } from '$lib/api-schemas/health';
 import { jsonAnswer, RETRY_AFTER, type OperationSpec } from '../contract';
 
 /** Health, liveness and readiness: no session, for load balancers and orchestrators. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorSchema } from '$lib/api/common';
+import { ErrorSchema } from '$lib/api-schemas/common';
 import {
 	ApiTokenListSchema,
 	AuditEntriesSchema,
@@ -12,7 +12,7 @@ import {
 	TotpStatusSchema,
 	UserAnswerSchema,
 	UserListSchema
-} from '$lib/api/account';
+} from '$lib/api-schemas/account';
 import { NewTokenSchema } from '../../auth/api-tokens';
 import { SignInSchema } from '../../auth/session';
 import { ActivateSchema, DisableSchema } from '../../auth/totp';

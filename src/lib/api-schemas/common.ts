@@ -2,7 +2,7 @@ import { z } from '$lib/core/zod';
 
 /**
  * The shapes every part of the JSON API shares: the one error shape, and the small values many
- * answers hold. The server's operations (`$lib/server/api`) describe their answers with these,
+ * answers hold. The server's operations (`$lib/server/openapi`) describe their answers with these,
  * the OpenAPI document is made from them, and the command-line program reads answers through
  * them — one shape in the code, the document and the client.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorSchema } from '$lib/api/common';
+import { ErrorSchema } from '$lib/api-schemas/common';
 import { requiredAccess, type Access } from '../auth/access';
 
 /**

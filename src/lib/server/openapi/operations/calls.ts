@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorSchema } from '$lib/api/common';
+import { ErrorSchema } from '$lib/api-schemas/common';
 import {
 	FlowRunListSchema,
 	FlowRunRecordSchema,
@@ -17,7 +17,7 @@ import {
 	TestCallAnswerSchema,
 	TestCallEntrySchema,
 	TestCallListSchema
-} from '$lib/api/calls';
+} from '$lib/api-schemas/calls';
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { PushRequestSchema } from '$lib/core/push';
 import { FlowInputSchema } from '../../flows';

@@ -9,7 +9,7 @@ import {
 	SaveConflictSchema,
 	SavedProfileSchema,
 	XmlImportReviewSchema
-} from '$lib/api/profiles';
+} from '$lib/api-schemas/profiles';
 import {
 	BackupWithSecretsSchema,
 	CreateProfileSchema,
