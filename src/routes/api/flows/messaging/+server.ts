@@ -1,0 +1,11 @@
+import { answerRun } from '$lib/server/flows/answer-run';
+import { readJson } from '$lib/server/http/body';
+import { MessagingInputSchema, runMessaging } from '$lib/server/phones';
+import type { RequestHandler } from './$types';
+
+/** The virtual phones' journey: a flow whose values are accounts, not a form of placeholders. */
+export const POST: RequestHandler = async (event) => {
+	const body = await readJson(event, MessagingInputSchema);
+	if (!body.ok) return body.response;
+	return answerRun(event, 'messaging', (c) => runMessaging(c.ctx, c.actor, body.data, c.origins));
+};
