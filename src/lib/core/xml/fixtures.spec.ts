@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getService, sampleValues } from '../catalogue';
+import { getService, sampleValues, SERVICES } from '../catalogue';
 import { emptyDocument, type ProfileDocument } from '../profile';
 import { buildRequests, type Values } from '../request';
 import { checkedBySecondParser } from '../../../../tests/helpers/xml';
@@ -130,4 +130,21 @@ describe('XML fixtures', () => {
 			expect(reread.ok && reread.value).toEqual(applied.value);
 		}
 	);
+
+	it("a provider's whole account XML: every account-XML service imported, no key kept unknown", () => {
+		const { value, result } = imported('provider-whole-account');
+		const inXml = SERVICES.filter((s) => s.keys.some((k) => k.location.kind === 'accountXml'));
+		expect(Object.keys(value!.services).sort()).toEqual(inXml.map((s) => s.id).sort());
+		// A catalogue key kept as written must be named as a portal key, never counted unknown.
+		const portalKeys = new Set(
+			SERVICES.flatMap((s) => s.keys.filter((k) => k.location.kind === 'portal').map((k) => k.key))
+		);
+		const kept = value!.preservedXml.map((p) => /^<([^\s>/]+)/.exec(p.xml)![1]);
+		const warned = result.issues.filter((i) => i.code === 'portal_key_in_xml');
+		expect(kept.filter((name) => portalKeys.has(name))).toEqual(['InitialProvisioningUrl']);
+		expect(warned.map((i) => i.message)).toEqual([
+			expect.stringContaining('<InitialProvisioningUrl> (line 37) is set in the portal')
+		]);
+		expect(kept).toEqual(['title', 'username', 'password', 'host', 'InitialProvisioningUrl']);
+	});
 });
