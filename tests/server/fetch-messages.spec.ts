@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interpretation } from '../../src/lib/core/response';
 import type { FetchedMessages } from '../../src/lib/core/response/fetched-messages';
-import { serverWithAdmin } from '../helpers/fixtures';
+import { createProfile, serverWithAdmin, servicesDocument } from '../helpers/fixtures';
 import { stopAllServers, type Client } from '../helpers/server';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 
@@ -209,6 +209,73 @@ describe('Fetch Messages test calls', () => {
 		const issue = call.interpretation?.issues.find((i) => i.code === 'fetch_answer_unreadable');
 		expect(issue?.message).toContain(words);
 		expect(issue?.severity).toBe('warning');
+	});
+
+	it('names a message with a 100 KB text and shows only its start', async () => {
+		const long = 'é'.repeat(100 * 1024);
+		const call = await fetchWith({
+			type: 'application/json',
+			body: JSON.stringify({
+				date: '2026-03-01T10:00:00Z',
+				received_smss: [message('r1', '2026-03-01T09:00:00Z', { sms_text: long })],
+				sent_smss: []
+			})
+		});
+		const result = fetched(call);
+		expect(result.threads[0].last).toMatchObject({ cut: true });
+		expect(result.threads[0].last.text.length).toBeLessThanOrEqual(200);
+		const issue = call.interpretation?.issues.find((i) => i.code === 'fetch_text_long');
+		expect(issue?.message).toContain('sms_text at $.received_smss[0] is 102,400 characters');
+		expect(JSON.stringify(call.interpretation)).not.toContain(long.slice(0, 1000));
+	});
+
+	it('names a date string of 1,000 characters where it is, without repeating it', async () => {
+		const date = `2026-03-01T10:00:00Z${'9'.repeat(980)}`;
+		const call = await fetchWith({
+			type: 'application/json',
+			body: JSON.stringify({
+				date,
+				received_smss: [message('r1', date)],
+				sent_smss: []
+			})
+		});
+		const messages = call.interpretation?.issues.map((i) => i.message) ?? [];
+		expect(messages).toContain(
+			'date at $.date is not a date the app reads: it is 1000 characters long.'
+		);
+		expect(messages).toContain(
+			'sending_date at $.received_smss[0] is not a date the app reads: it is 1000 characters long.'
+		);
+		expect(JSON.stringify(call.interpretation)).not.toContain('9'.repeat(100));
+	});
+
+	it('changes nothing stored, whatever the answer', async () => {
+		const id = await createProfile(
+			admin,
+			'Bad fetch answers',
+			servicesDocument({ fetchMessages: { genericSmsFetchUrl: `${upstream.url}/fetch` } })
+		);
+		const before = await admin.json<{ profile: { revision: number } }>(`/api/profiles/${id}`);
+		for (const [type, body] of [
+			['text/html', '<html><body>Sign in</body></html>'],
+			['application/xml', '<!DOCTYPE response [<!ENTITY x "y">]><response/>'],
+			['application/json', JSON.stringify({ date: 'x'.repeat(1000), received_smss: [] })]
+		]) {
+			upstream.answerNext({ status: 200, headers: { 'content-type': type }, body });
+			const made = await admin.json<{ calls?: Call[] }>('/api/test-calls', {
+				method: 'POST',
+				json: {
+					service: 'fetchMessages',
+					settings: { genericSmsFetchUrl: `${upstream.url}/fetch` },
+					secretsFrom: { profileId: id }
+				}
+			});
+			expect(made.status, made.text).toBe(200);
+			expect(codes(made.body.calls![0])).toContainEqual(expect.stringMatching(/^fetch_/));
+		}
+		const after = await admin.json<{ profile: { revision: number } }>(`/api/profiles/${id}`);
+		expect(after.body.profile.revision).toBe(before.body.profile.revision);
+		expect(after.body).toEqual(before.body);
 	});
 
 	it('makes a non-2xx answer a failure the app retries later', async () => {

@@ -144,6 +144,37 @@ describe('initial provisioning test calls', () => {
 			message: expect.stringMatching(/line \d+, column \d+/)
 		});
 	});
+
+	it('changes nothing stored when the answer is HTML or unreadable XML', async () => {
+		const url = `${upstream.url}/provision`;
+		const id = await createProfile(
+			admin,
+			'Bad provisioning answers',
+			servicesDocument({ initialProvisioning: settings(url) })
+		);
+		const before = await admin.json(`/api/profiles/${id}`);
+		for (const [type, body] of [
+			['text/html', '<html><body><genericSmsFetchUrl>x</genericSmsFetchUrl></body></html>'],
+			['application/xml', `<account>${'<a>'.repeat(10_000)}</account>`]
+		]) {
+			upstream.answerNext({ status: 200, headers: { 'content-type': type }, body });
+			const made = await admin.json<{ calls?: { interpretation?: Interpretation }[] }>(
+				'/api/test-calls',
+				{
+					method: 'POST',
+					json: {
+						service: 'initialProvisioning',
+						settings: settings(url),
+						values: { username: 'alice', password: 'pw', fullcode: 'AcmeCloud' },
+						secretsFrom: { profileId: id }
+					}
+				}
+			);
+			expect(made.body.calls?.[0].interpretation?.success).toBe(false);
+		}
+		const after = await admin.json(`/api/profiles/${id}`);
+		expect(after.body).toEqual(before.body);
+	});
 });
 
 describe('the answer’s web-service keys read into a profile', () => {

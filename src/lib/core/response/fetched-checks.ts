@@ -43,6 +43,13 @@ const RFC3339 =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 const FILE_TRANSFER = /^application\/x-[a-z0-9-]+-filetransfer\+json$/i;
 const SHOWN_TEXT_CHARS = 200;
+/** Characters of a text beyond which it is named: far more than a chat message holds. */
+const LONG_TEXT_CHARS = 10_000;
+
+/** A date as shown: one too long to be a date is cut, so an answer is never repeated whole. */
+export function shownDate(value: string): string {
+	return value.length > MAX_DATE_CHARS ? `${firstCharacters(value, MAX_DATE_CHARS)}…` : value;
+}
 
 /** The time of a date the app reads, or a reason it does not (with `noZone` for a date without). */
 export function readDate(value: string): { time: number; noZone: boolean } | { reason: string } {
@@ -173,6 +180,12 @@ function checkList(
 		const body = text(fields.sms_text);
 		if (body === null)
 			add('fetch_text_missing', 'warning', `The message at ${where} has no sms_text.`);
+		else if (body.length > LONG_TEXT_CHARS)
+			add(
+				'fetch_text_long',
+				'info',
+				`sms_text at ${where} is ${body.length.toLocaleString('en')} characters long, far more than a message usually holds: here only its first ${SHOWN_TEXT_CHARS} are shown.`
+			);
 		const givenContentType = text(fields.content_type);
 		const contentType = givenContentType || 'text/plain';
 		if (FILE_TRANSFER.test(contentType)) {
@@ -196,7 +209,7 @@ function checkList(
 			smsId,
 			direction,
 			party,
-			sendingDate: dateText ?? '',
+			sendingDate: shownDate(dateText ?? ''),
 			text: firstCharacters(body ?? '', SHOWN_TEXT_CHARS),
 			cut: (body ?? '').length > SHOWN_TEXT_CHARS,
 			contentType,

@@ -9,7 +9,8 @@ import {
 	checkMessages,
 	type FetchedMessage,
 	type Located,
-	type ReadMessage
+	type ReadMessage,
+	shownDate
 } from './fetched-checks';
 
 export type { FetchedMessage, ReadMessage } from './fetched-checks';
@@ -272,7 +273,7 @@ function summarise(
 	return {
 		shape,
 		format,
-		date,
+		date: date === null ? null : shownDate(date),
 		received: received.length,
 		sent: sent.length,
 		newMessages,
