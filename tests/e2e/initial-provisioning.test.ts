@@ -100,3 +100,25 @@ test('Initial provisioning: a test call, its merge and the import review at 390 
 		FETCH_URL
 	);
 });
+
+test('the initial provisioning URL is one portal field, said so in both editors and the sheet', async ({
+	page
+}) => {
+	const id = await createProfile(page, uniqueName('One field'));
+	await page.goto(`/profiles/${id}/services/initialProvisioning`);
+	await expect(
+		page.getByText(
+			'One portal field with External provisioning on SSO’s initialProvisioningUrl: the portal holds one value, used by both.'
+		)
+	).toBeVisible();
+	await page.goto(`/profiles/${id}/services/extSSOProv`);
+	await expect(
+		page.getByText(
+			'One portal field with Initial provisioning’s InitialProvisioningUrl: the portal holds one value, used by both.'
+		)
+	).toBeVisible();
+	await page.goto(`/profiles/${id}/portal`);
+	const rows = page.getByRole('row', { name: /Initial provisioning URL|InitialProvisioningUrl/i });
+	await expect(rows).toHaveCount(1);
+	await expect(rows).toContainText('also initialProvisioningUrl of External provisioning on SSO');
+});

@@ -214,8 +214,13 @@ describe('the portal field sheet', () => {
 		const step = sheet.slice(sheet.indexOf('## Provisioning Options (step 2)'));
 		for (const key of ['Url', 'PostData', 'ContentType', 'Method']) {
 			expect(step).toContain(`### Initial provisioning: `);
-			expect(step).toContain(`(\`InitialProvisioning${key}\`)`);
+			expect(step).toContain(`(\`InitialProvisioning${key}\``);
 		}
+		// The SSO entry's fallback names the same field: one entry, never two rows.
+		expect(step).toContain(
+			'(`InitialProvisioningUrl`; also `initialProvisioningUrl` of External provisioning on SSO)'
+		);
+		expect(step).not.toContain('(`initialProvisioningUrl`)');
 		expect(step).toContain('```text\nhttps://prov.example.com/initial\n```');
 		const exported = await admin.fetch(`/api/profiles/${id}/export.xml`);
 		expect(exported.status).toBe(200);

@@ -155,6 +155,46 @@ describe('portal field sheet', () => {
 		});
 	});
 
+	it('gives the initial provisioning URL one row, naming both entries that use it', () => {
+		const sheet = portalSheet(
+			withServices({
+				initialProvisioning: { InitialProvisioningUrl: 'https://prov.example.com/i' }
+			})
+		);
+		const rows = sheet.filter((f) => f.key.toLowerCase() === 'initialprovisioningurl');
+		expect(rows).toHaveLength(1);
+		expect(rows[0]).toMatchObject({
+			service: 'initialProvisioning',
+			key: 'InitialProvisioningUrl',
+			value: 'https://prov.example.com/i',
+			alsoNamed: [{ serviceTitle: 'External provisioning on SSO', key: 'initialProvisioningUrl' }],
+			differs: null
+		});
+		expect(rows[0].description).toContain(
+			'External provisioning on SSO calls this same field when neither extSSOProvUrl nor the reprovisioning URL is set'
+		);
+		const markdown = portalSheetMarkdown('p', 1, sheet);
+		expect(markdown).toContain('also `initialProvisioningUrl` of External provisioning on SSO');
+	});
+
+	it('takes the value either entry holds, and says when the two differ', () => {
+		const only = portalSheet(
+			withServices({ extSSOProv: { initialProvisioningUrl: 'https://prov.example.com/sso' } })
+		).find((f) => f.key === 'InitialProvisioningUrl');
+		expect(only).toMatchObject({ value: 'https://prov.example.com/sso', differs: null });
+		const both = portalSheet(
+			withServices({
+				initialProvisioning: { InitialProvisioningUrl: 'https://a.example.com/' },
+				extSSOProv: { initialProvisioningUrl: 'https://b.example.com/' }
+			})
+		).find((f) => f.key === 'InitialProvisioningUrl');
+		expect(both?.value).toBe('https://a.example.com/');
+		expect(both?.differs).toBe(
+			'The profile holds another value for this one portal field: initialProvisioningUrl of External provisioning on SSO is “https://b.example.com/”. The portal keeps one: make them the same.'
+		);
+		expect(portalSheetMarkdown('p', 1, [both!])).toContain('**The profile holds another value');
+	});
+
 	it('writes Markdown whose code blocks carry any value, backticks included', () => {
 		const markdown = portalSheetMarkdown('Acme *prod*', 3, portalSheet(document));
 		expect(markdown).toContain('# Portal fields of Acme \\*prod\\* (revision 3)');
