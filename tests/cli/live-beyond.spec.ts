@@ -2,6 +2,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyOf, SERVICES } from '../../src/lib/core/catalogue/services';
+import type { ProfileDocument } from '../../src/lib/core/profile';
+import { servicesDocument } from '../helpers/fixtures';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 import { ensureBuilt, run, tempDir } from './helpers';
 
@@ -32,17 +34,34 @@ afterAll(async () => {
 	work.remove();
 });
 
-/** An account XML whose services (by id) each have a URL at the upstream, `/<id>`. */
-function profile(name: string, ids: string[]): string {
-	const file = path.join(work.dir, `${name}.xml`);
-	const keys = ids.map((id) => {
-		const key = keyOf(
-			SERVICES.find((s) => s.id === id)!,
-			'url'
-		)!;
-		return `<${key}>${upstream.url}/${id}</${key}>\n`;
-	});
-	writeFileSync(file, `<account>\n${keys.join('')}</account>\n`);
+/**
+ * A backup whose services (by id) each have a URL at the upstream, `/<id>`: a backup, not an
+ * account XML, since some services' keys (initial provisioning's) are typed into the portal.
+ */
+function profile(name: string, ids: string[], more: Record<string, Record<string, string>> = {}) {
+	const file = path.join(work.dir, `${name}.json`);
+	const services = Object.fromEntries(
+		ids.map((id) => [
+			id,
+			{
+				[keyOf(
+					SERVICES.find((s) => s.id === id)!,
+					'url'
+				)!]: `${upstream.url}/${id}`,
+				...more[id]
+			}
+		])
+	);
+	const document = servicesDocument(services as ProfileDocument['services']);
+	const backup = {
+		format: 'provisioning-studio.profile-backup',
+		version: 1,
+		profile: { id: name, name, revision: 1 },
+		exportedAt: '2026-12-01T00:00:00Z',
+		secrets: 'included',
+		document
+	};
+	writeFileSync(file, JSON.stringify(backup, null, '\t'));
 	return file;
 }
 
@@ -56,7 +75,14 @@ const REPORTERS = ['accountRemovalReporter', 'pushNotificationReporter'];
 describe('check --live beyond the contract', () => {
 	it('sends one request to each configured service and judges each answer', async () => {
 		const ids = BEYOND.map((s) => s.id);
-		expect(ids).toEqual(expect.arrayContaining(['fetchMessages', ...REPORTERS]));
+		expect(ids).toEqual(
+			expect.arrayContaining([
+				'fetchMessages',
+				'initialProvisioning',
+				'webServiceContacts',
+				...REPORTERS
+			])
+		);
 		const before = upstream.requests.length;
 		const result = await run(['check', '--live', profile('all', ids), '--reporter', 'json'], {
 			env: ENV
@@ -73,6 +99,28 @@ describe('check --live beyond the contract', () => {
 		// The catalogue's sample of %pushId% is a push test's id.
 		expect(summary('pushNotificationReporter')).toBe(
 			'The report is delivered. The provider should now count push test “test-7f3a9c21” as delivered.'
+		);
+	});
+
+	it('names initial provisioning’s portal key in an account XML, and sends nothing to it', async () => {
+		const file = path.join(work.dir, 'portal-key.xml');
+		writeFileSync(
+			file,
+			`<account>\n<InitialProvisioningUrl>${upstream.url}/initialProvisioning</InitialProvisioningUrl>\n</account>\n`
+		);
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live', file, '--reporter', 'json'], { env: ENV });
+		expect(upstream.requests.length).toBe(before);
+		const findings: { code: string; severity: string; message: string; line?: number }[] =
+			JSON.parse(result.stdout).files[0].findings;
+		expect(findings).toContainEqual(
+			expect.objectContaining({
+				code: 'portal_key_in_xml',
+				severity: 'warning',
+				message: expect.stringContaining(
+					'<InitialProvisioningUrl> (line 2) is set in the portal, under "Provisioning Options (step 2)"'
+				)
+			})
 		);
 	});
 
