@@ -438,7 +438,8 @@ async function checkProfile(
 							values,
 							forms,
 							local.config,
-							local.expectations
+							local.expectations,
+							(profile.document.services as Record<string, Record<string, string>>)[service]
 						);
 						live.push(sent.outcome);
 						if (sent.networkFailure) report.networkFailure = true;

@@ -2,6 +2,7 @@ import { redactRequest, type BuiltRequest, type Values } from '$lib/core/request
 import { OutboundError, sendOutbound, type OutboundConfig } from '$lib/server/outbound';
 import { envelope } from '$lib/server/test-calls/envelope';
 import { REFUSING } from '$lib/server/test-calls/refusing';
+import { answerResponse, digestCredentials, statusVerdict } from '$lib/server/test-calls/digest';
 import type { Issue } from '$lib/core/issues';
 import { judgeAnswer, type Expectation } from './expect';
 import type { Finding, LiveOutcome } from './model';
@@ -27,7 +28,8 @@ export interface LiveResult {
 /**
  * Sends one built request (the rendering's `index`th) and judges the answer. `forms` are every
  * form of the secrets the run carries: the answer, its interpretation and every message have
- * them masked.
+ * them masked. When the service's `settings` name Digest credentials, a challenge is answered
+ * once, as the app answers it.
  */
 export async function sendLive(
 	service: string,
@@ -36,17 +38,31 @@ export async function sendLive(
 	values: Values,
 	forms: readonly string[],
 	config: OutboundConfig,
-	expectations: readonly Expectation[]
+	expectations: readonly Expectation[],
+	settings: Readonly<Record<string, string>> = {}
 ): Promise<LiveResult> {
+	const credentials = digestCredentials({ service, settings });
 	const redacted = redactRequest(request);
 	const sent = { request: index, method: request.method, url: redacted.url };
 	const started = performance.now();
-	let received;
-	try {
-		received = await sendOutbound(
-			{ ...request, shownUrl: redacted.url },
+	const send = (outgoing: BuiltRequest) =>
+		sendOutbound(
+			{ ...outgoing, shownUrl: redacted.url },
 			{ policy: config.policy, limits: config.limits }
 		);
+	let received;
+	let challenged: Issue | null = null;
+	let shownForms = forms;
+	try {
+		received = await send(request);
+		const challenge = credentials ? answerResponse(request, received, credentials) : null;
+		if (challenge && challenge.kind !== 'none') challenged = challenge.issue;
+		if (challenge?.kind === 'answer') {
+			// The answer's hash and the password are masked like the run's other secrets.
+			shownForms = [...forms, challenge.response, credentials!.password];
+			received = await send(challenge.request);
+			challenged = statusVerdict(received.status, credentials!) ?? challenge.issue;
+		}
 	} catch (error) {
 		const failure =
 			error instanceof OutboundError
@@ -71,13 +87,17 @@ export async function sendLive(
 			networkFailure: true
 		};
 	}
-	const { response, interpretation } = envelope(
+	const { response, interpretation: read } = envelope(
 		service,
 		{ ...received, received: received.rawBytes, via: 'network' },
 		values,
-		forms
+		shownForms
 	);
+	const refused = challenged?.severity === 'error' ? challenged : null;
+	const interpretation = refused ? { ...read, success: false, summary: refused.message } : read;
 	const findings = judgeAnswer(service, response.status, interpretation, expectations);
+	if (refused)
+		findings.push({ severity: 'error', code: refused.code, message: refused.message, service });
 	return {
 		outcome: {
 			...sent,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyOf, SERVICES } from '../../src/lib/core/catalogue/services';
 import type { ProfileDocument } from '../../src/lib/core/profile';
+import { digestProtected } from '../helpers/digest';
 import { servicesDocument } from '../helpers/fixtures';
 import { startUpstream, type Upstream } from '../helpers/upstream';
 import { ensureBuilt, run, tempDir } from './helpers';
@@ -121,6 +122,53 @@ describe('check --live beyond the contract', () => {
 					'<InitialProvisioningUrl> (line 2) is set in the portal, under "Provisioning Options (step 2)"'
 				)
 			})
+		);
+	});
+
+	it('answers a contacts Digest challenge once, as the app does, and names a refusal', async () => {
+		const contacts = JSON.stringify({
+			contacts: [
+				{
+					contactId: 'c1',
+					displayName: 'Bob',
+					contactEntries: [{ entryId: 'e1', type: 'tel', uri: 'tel:+14155550123' }]
+				}
+			]
+		});
+		const resource = {
+			algorithm: 'SHA-256' as const,
+			username: 'directory',
+			password: 'Dir-Secret-42',
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: contacts
+		};
+		const credentials = (password: string) => ({
+			webServiceContacts: { wsContactsAuthUsername: 'directory', wsContactsAuthPassword: password }
+		});
+		const file = profile('digest', ['webServiceContacts'], credentials('Dir-Secret-42'));
+		const answer = digestProtected(resource);
+		upstream.answerNext(answer);
+		upstream.answerNext(answer);
+		const before = upstream.requests.length;
+		const result = await run(['check', '--live', file, '--reporter', 'json'], { env: ENV });
+		const sent = upstream.requests.slice(before);
+		expect(sent).toHaveLength(2);
+		expect(sent[1].headers.authorization).toMatch(/^Digest username="directory"/);
+		const [rendering] = JSON.parse(result.stdout).files[0].renderings as LiveRendering[];
+		expect(rendering.live).toHaveLength(1);
+		expect(rendering.live![0]).toMatchObject({ status: 200, success: true });
+		expect(result.stdout).not.toContain('Dir-Secret-42');
+		expect(result.code).toBe(0);
+
+		const wrong = profile('digest-wrong', ['webServiceContacts'], credentials('not-it'));
+		const refusing = digestProtected(resource);
+		upstream.answerNext(refusing);
+		upstream.answerNext(refusing);
+		const text = await run(['check', '--live', wrong], { env: ENV });
+		expect(text.code).toBe(1);
+		expect(text.stdout).toContain(
+			'The Digest answer was refused with a second 401: check wsContactsAuthUsername and wsContactsAuthPassword.'
 		);
 	});
 

@@ -29,7 +29,7 @@ export type Challenge =
 
 /** The credentials of a build, when its service answers challenges and a user name is set. */
 export function digestCredentials(
-	build: BuildInput & { service: string }
+	build: Pick<BuildInput, 'settings'> & { service: string }
 ): DigestCredentials | null {
 	const service = findService(build.service);
 	const usernameKey = service && keyOf(service, 'authUsername');
@@ -45,9 +45,15 @@ function refused(code: string, message: string): Challenge {
 	return { kind: 'refused', issue: { code, severity: 'error', message: text } };
 }
 
+/** What a challenge is read from: a response's status and headers. */
+export interface ChallengingResponse {
+	status: number;
+	headers: readonly { name: string; value: string }[];
+}
+
 /** The `WWW-Authenticate` challenges of a response, in one header value. */
-function challengeOf(result: Extract<CallResult, { response: unknown }>): string {
-	return result.response.headers
+function challengeOf(response: ChallengingResponse): string {
+	return response.headers
 		.filter((h) => h.name.toLowerCase() === 'www-authenticate')
 		.map((h) => h.value)
 		.join(', ');
@@ -62,8 +68,19 @@ export function answerChallenge(
 	result: CallResult,
 	credentials: DigestCredentials
 ): Challenge {
-	if (!('response' in result) || result.response.status !== 401) return { kind: 'none' };
-	const challenge = challengeOf(result);
+	return 'response' in result
+		? answerResponse(request, result.response, credentials)
+		: { kind: 'none' };
+}
+
+/** {@link answerChallenge} for a response read by any sender (`check --live`'s too). */
+export function answerResponse(
+	request: BuiltRequest,
+	answered: ChallengingResponse,
+	credentials: DigestCredentials
+): Challenge {
+	if (answered.status !== 401) return { kind: 'none' };
+	const challenge = challengeOf(answered);
 	if (!/(?:^|,)\s*Digest(?:\s|$)/i.test(challenge)) {
 		const offered = challenge.trim().split(/\s/)[0] || 'none';
 		return refused(
@@ -111,7 +128,12 @@ export function answerChallenge(
 
 /** The verdict on the answer's result: a second 401 means the credentials were refused. */
 export function answerVerdict(result: CallResult, credentials: DigestCredentials): Issue | null {
-	if (!('response' in result) || result.response.status !== 401) return null;
+	return 'response' in result ? statusVerdict(result.response.status, credentials) : null;
+}
+
+/** {@link answerVerdict} on the answer's status alone. */
+export function statusVerdict(status: number, credentials: DigestCredentials): Issue | null {
+	if (status !== 401) return null;
 	return {
 		code: 'digest_refused',
 		severity: 'error',
