@@ -83,7 +83,8 @@ describe('the gallery', () => {
 		['balanceChecker', ['balance-legacy-xml', 'balance-json-post'], 'balance'],
 		['rateChecker', ['rate-json-post', 'rate-legacy-get'], 'rate'],
 		['accountRemovalReporter', ['account-removal-json'], 'report'],
-		['pushNotificationReporter', ['push-delivery-get'], 'report']
+		['pushNotificationReporter', ['push-delivery-get'], 'report'],
+		['webServiceContacts', ['contacts-get-digest', 'contacts-json-post'], 'contacts']
 	])(
 		'has real styles for %s, each with its source, each answer read as a success',
 		(id, ids, kind) => {
@@ -103,4 +104,22 @@ describe('the gallery', () => {
 			}
 		}
 	);
+
+	it('has contacts as a GET behind Digest and as a JSON POST, no password among the settings', () => {
+		const [get, post] = ['contacts-get-digest', 'contacts-json-post'].map((id) => {
+			const template = galleryTemplate(id)!;
+			expect(template.services.webServiceContacts).not.toHaveProperty('wsContactsAuthPassword');
+			return buildRequests({
+				service: 'webServiceContacts',
+				settings: template.services.webServiceContacts,
+				values: sampleValues(findService('webServiceContacts')!) as never
+			}).requests[0];
+		});
+		expect(get.method).toBe('GET');
+		expect(galleryTemplate('contacts-get-digest')!.services.webServiceContacts).toMatchObject({
+			wsContactsAuthUsername: expect.any(String)
+		});
+		expect(post.method).toBe('POST');
+		expect(post.body).toContain('"username": "alice"');
+	});
 });

@@ -376,6 +376,52 @@ export const GALLERY: readonly GalleryTemplate[] = [
 		},
 		answer: { service: 'pushNotificationReporter', status: 204, contentType: null, body: '' },
 		source: { kind: 'docs', ref: 'api/client/push_notification_reporter' }
+	},
+	{
+		id: 'contacts-get-digest',
+		title: 'Web Service Contacts as a GET behind HTTP Digest',
+		notes: [
+			'No post data, so the request is GET; the directory server asks for Digest credentials, which the app answers once per refresh (RFC 7616). Type wsContactsAuthPassword yourself: it is a secret, never part of a starting point.',
+			'Answer Last-Modified, and 304 Not Modified to a request whose If-Modified-Since is not older: the app keeps its list and the server does no work.'
+		],
+		services: {
+			webServiceContacts: {
+				wsContactsUrl: 'https://directory.example.com/contacts?user=%account[username]%',
+				wsContactsAuthUsername: 'directory',
+				wsContactsRefresh: '600'
+			}
+		},
+		answer: {
+			service: 'webServiceContacts',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"contacts": [{"contactId": "c-1001", "displayName": "Bob Smith", "fname": "Bob", "lname": "Smith", "company": "Example Ltd", "contactEntries": [{"entryId": "e-1", "label": "work", "type": "tel", "uri": "tel:+14155550123"}, {"entryId": "e-2", "label": "mail", "type": "email", "uri": "mailto:bob@example.com"}]}]}'
+		},
+		source: { kind: 'docs', ref: 'api/client/web_contacts' }
+	},
+	{
+		id: 'contacts-json-post',
+		title: 'Web Service Contacts as a JSON POST of the account’s credentials',
+		notes: [
+			'The method is set to POST and the account’s credentials go in a JSON body over https, as address-book back ends of PBXs take them; no Digest.',
+			'The whole list comes back each time: keep contactId and entryId stable, or the app sees every contact as new.'
+		],
+		services: {
+			webServiceContacts: {
+				wsContactsUrl: 'https://pbx.example.com/api/phonebook',
+				wsContactsMethod: 'POST',
+				wsContactsPostData:
+					'{"username": "%account[username]%", "password": "%account[password]%"}',
+				wsContactsContentType: 'application/json'
+			}
+		},
+		answer: {
+			service: 'webServiceContacts',
+			status: 200,
+			contentType: 'application/json',
+			body: '{"contacts": [{"contactId": "201", "displayName": "Reception", "contactEntries": [{"entryId": "201-ext", "label": "direct", "type": "tel", "uri": "tel:+442079460123"}]}]}'
+		},
+		source: { kind: 'providers', ref: 'PBX phonebook back ends answering the documented JSON' }
 	}
 ];
 
