@@ -94,10 +94,37 @@ test.describe('a profile at a glance', () => {
 		await expect(seen).toContainText(/Set, 1 error/);
 		await expect(seen).toContainText(/Succeeded \(200\)/);
 		await expect(seen.getByRole('link', { name: /^(Set|Fix|Send a test call)/ })).toHaveCount(0);
-		await expect(seen.getByRole('button')).toHaveCount(0);
+		// A viewer's only buttons are the marks that say where a service comes from.
+		await expect(seen.getByRole('button', { name: /^(?!Source: )/ })).toHaveCount(0);
 		await expect(viewer.getByRole('button', { name: /Restore/ })).toHaveCount(0);
 		await viewer.goto('/profiles');
 		await expect(viewer.getByRole('region', { name: 'New profile' })).toHaveCount(0);
 		await context.close();
+	});
+
+	test('lists every service beyond the contract, each with where it comes from', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Glance beyond'));
+		await page.goto(`/profiles/${id}`);
+		const glance = page.getByRole('region', { name: 'At a glance' });
+		for (const [title, source] of [
+			['Fetch Messages', /^Source: From the platform's public documentation/],
+			['Balance Checker', /^Source: From the platform's public documentation/],
+			['Rate Checker', /^Source: From the platform's public documentation/],
+			['Account Removal Reporter', /^Source: From the platform's public documentation/],
+			['Push Notification Reporter', /^Source: From the platform's public documentation/],
+			['Initial provisioning', /^Source: From the platform's public documentation/],
+			['Web Service Contacts', /^Source: From the platform's public documentation/]
+		] as const) {
+			const item = glance.getByRole('listitem').filter({
+				has: page.getByRole('heading', { name: title, exact: true })
+			});
+			await expect(item.getByRole('button', { name: source })).toBeVisible();
+		}
+		const send = glance.getByRole('listitem').filter({
+			has: page.getByRole('heading', { name: 'Send Message', exact: true })
+		});
+		await expect(send.getByRole('button', { name: 'Source: From the contract.' })).toBeVisible();
 	});
 });

@@ -31,6 +31,15 @@ test.describe('services page', () => {
 			/Initial provisioning/,
 			/Web Service Contacts/
 		]);
+		// Each of them, by its purpose, says where it comes from.
+		await expect(
+			beyond
+				.getByRole('article')
+				.getByRole('paragraph')
+				.getByRole('button', {
+					name: /^Source: From the platform's public documentation/
+				})
+		).toHaveCount(7);
 		const fetch = beyond.getByRole('article', { name: /Fetch Messages/ });
 		await expect(
 			fetch.getByRole('paragraph').getByRole('button', {

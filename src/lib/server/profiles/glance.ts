@@ -1,5 +1,7 @@
 import { SERVICES, sampleValues } from '$lib/core/catalogue';
 import { runTitle } from '$lib/core/catalogue/flows';
+import type { Source } from '$lib/core/catalogue/schema';
+import { sourceOf } from '$lib/core/catalogue/sources';
 import type { Decision } from '$lib/core/flows/model';
 import { checkPushSettings, hasPushSettings, type ProfileDocument } from '$lib/core/profile';
 import { buildRequests, countIssues, worstOf, type Values } from '$lib/core/request';
@@ -46,6 +48,8 @@ export interface LastFlowStep {
 export interface ServiceGlance extends SettingsState {
 	id: string;
 	title: string;
+	/** Where the service comes from: the contract, or (beyond it) the docs or providers. */
+	source: Source;
 	lastCall: LastCall | null;
 	lastFlow: LastFlowStep | null;
 }
@@ -146,6 +150,7 @@ export function glanceOf(
 		return {
 			id: service.id,
 			title: service.title,
+			source: sourceOf(service),
 			...(states.services[service.id] ?? { state: 'unset' as const, errors: 0, warnings: 0 }),
 			lastCall: call ? { at: call.at, by: call.by, ...verdictOf(call.outcomes) } : null,
 			lastFlow:
