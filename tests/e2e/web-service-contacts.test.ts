@@ -93,7 +93,7 @@ test('Web Service Contacts: edit, preview and a Digest test call at 390 and 1440
 			'response="••••••••"'
 		);
 		await expect(caller).toContainText(
-			'The app replaces its web service contacts with these 2 contacts (3 entries).'
+			'The app replaces its web service contacts with the answer’s 2 contacts (3 entries).'
 		);
 		await expect(caller.getByRole('definition').first()).toHaveText('2');
 		await expect(panel).not.toContainText(PASSWORD);

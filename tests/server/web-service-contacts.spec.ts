@@ -124,7 +124,7 @@ describe('Web Service Contacts test calls', () => {
 				kind: 'contacts',
 				result: { outcome: 'replaced', contacts: 2, entries: 3, lastModified: LAST_MODIFIED }
 			},
-			summary: 'The app replaces its web service contacts with these 2 contacts (3 entries).'
+			summary: 'The app replaces its web service contacts with the answer’s 2 contacts (3 entries).'
 		});
 		expect(calls[0].interpretation!.issues.map((i) => i.message)).toContain(
 			`The next refresh asks If-Modified-Since: ${LAST_MODIFIED}; answer 304 Not Modified when nothing changed since.`

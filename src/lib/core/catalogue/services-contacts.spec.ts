@@ -81,7 +81,7 @@ describe('Web Service Contacts in the catalogue', () => {
 			}
 		});
 		expect(result.summary).toBe(
-			'The app replaces its web service contacts with these 2 contacts (2 entries).'
+			'The app replaces its web service contacts with the answer’s 2 contacts (2 entries).'
 		);
 		expect(result.issues.map((i) => i.code)).toEqual(['contacts_last_modified']);
 	});

@@ -505,6 +505,15 @@ describe('buildRequests: URL checks', () => {
 		expect(codes(result)).not.toContain('https_required');
 	});
 
+	it('does not speak of account values over http for a service that has none', () => {
+		const result = build('initialProvisioning', {
+			InitialProvisioningUrl: 'http://p.example/i?u=%username%'
+		});
+		expect(issue(result, 'insecure_url')?.message).toBe(
+			'Plain http: sends credentials readable on the network. Use https:.'
+		);
+	});
+
 	it('reports nothing about the scheme for https', () => {
 		const result = build('sendMessage', { genericSmsSendUrl: 'https://p.example/s' });
 		expect(result.issues).toEqual([]);

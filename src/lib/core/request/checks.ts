@@ -184,8 +184,11 @@ export function checkUrl(
 				: {
 						code: 'insecure_url',
 						severity: 'warning',
+						// A service without account values (initial provisioning) has no password to mask.
 						message:
-							'Plain http: sends credentials readable on the network, and the app sends %account[password]% as ****. Use https:.',
+							service.accountKeys === 'none'
+								? 'Plain http: sends credentials readable on the network. Use https:.'
+								: 'Plain http: sends credentials readable on the network, and the app sends %account[password]% as ****. Use https:.',
 						...at,
 						fix
 					}

@@ -18,6 +18,13 @@ const read = (value: unknown, headers: Record<string, string> = DATED, status = 
 const codes = (reading: ReturnType<typeof read>) => reading.issues.map((i) => i.code);
 
 describe('readContactsAnswer', () => {
+	it('says one contact in the singular', () => {
+		const reading = read({ contacts: [contact('1', [entry('a', 'tel', 'tel:+15551231234')])] });
+		expect(reading.verdict).toBe(
+			'The app replaces its web service contacts with the answer’s 1 contact (1 entry).'
+		);
+	});
+
 	it('counts valid contacts and entries of every type', () => {
 		const reading = read({
 			contacts: [
@@ -32,7 +39,7 @@ describe('readContactsAnswer', () => {
 		});
 		expect(reading).toMatchObject({ outcome: 'replaced', contacts: 2, entries: 5 });
 		expect(reading.verdict).toBe(
-			'The app replaces its web service contacts with these 2 contacts (5 entries).'
+			'The app replaces its web service contacts with the answer’s 2 contacts (5 entries).'
 		);
 		expect(reading.issues).toEqual([
 			expect.objectContaining({ code: 'contacts_last_modified', severity: 'info' })

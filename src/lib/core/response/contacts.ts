@@ -127,7 +127,7 @@ export function readContactsAnswer(input: AnswerInput): ContactsReading {
 	const verdict =
 		list.length === 0
 			? 'The app empties its web service contacts: the list is empty.'
-			: `The app replaces its web service contacts with these ${counts}.`;
+			: `The app replaces its web service contacts with the answer’s ${counts}.`;
 	if (list.length === 0) {
 		const message =
 			'The contacts list is empty: every web service contact disappears from the app.';
