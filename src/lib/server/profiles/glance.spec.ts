@@ -50,6 +50,8 @@ describe('verdictOf', () => {
 				{ status: 500, success: false }
 			])
 		).toEqual({ ok: false, verdict: 'Failed (200, 500)' });
+		// A call that sent nothing (no URL) has no status to show.
+		expect(verdictOf([])).toEqual({ ok: false, verdict: 'Nothing sent' });
 		expect(verdictOf([{ error: 'connect_refused' }])).toEqual({
 			ok: false,
 			verdict: 'No answer (connect_refused)'

@@ -96,7 +96,9 @@ export function serviceState(document: ProfileDocument, serviceId: string): Sett
 export function verdictOf(outcomes: CallSeen['outcomes']): Pick<LastCall, 'ok' | 'verdict'> {
 	const failed = outcomes.find((o) => o.error);
 	if (failed) return { ok: false, verdict: `No answer (${failed.error})` };
-	const statuses = outcomes.map((o) => o.status).join(', ');
+	const sent = outcomes.filter((o) => o.status !== undefined);
+	if (sent.length === 0) return { ok: false, verdict: 'Nothing sent' };
+	const statuses = sent.map((o) => o.status).join(', ');
 	const ok = outcomes.length > 0 && outcomes.every((o) => o.success);
 	return { ok, verdict: `${ok ? 'Succeeded' : 'Failed'} (${statuses})` };
 }
