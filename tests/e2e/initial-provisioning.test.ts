@@ -121,4 +121,9 @@ test('the initial provisioning URL is one portal field, said so in both editors 
 	const rows = page.getByRole('row', { name: /Initial provisioning URL|InitialProvisioningUrl/i });
 	await expect(rows).toHaveCount(1);
 	await expect(rows).toContainText('also initialProvisioningUrl of External provisioning on SSO');
+	// On a phone the field's name and description take most of the row, not a narrow column.
+	await page.setViewportSize({ width: 390, height: 800 });
+	const row = (await rows.boundingBox())!;
+	const field = (await rows.getByRole('rowheader').boundingBox())!;
+	expect(field.width).toBeGreaterThan(row.width / 2);
 });
