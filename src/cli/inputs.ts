@@ -203,6 +203,9 @@ function distance(a: string, b: string, limit: number): number {
 /** The setting an unknown element name was most likely meant to be (a typo or wrong case). */
 export function nearestKey(name: string): string | undefined {
 	if (name.length < 6) return undefined;
+	// Two keys may differ only in case (InitialProvisioningUrl, initialProvisioningUrl): a name
+	// the catalogue knows as written is that key, never a misspelling of the other.
+	if (KNOWN_NAMES.includes(name)) return name;
 	let best: { key: string; d: number } | undefined;
 	for (const key of KNOWN_NAMES) {
 		const d = key.toLowerCase() === name.toLowerCase() ? 0 : distance(name, key, 2);

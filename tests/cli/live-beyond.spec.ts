@@ -123,6 +123,8 @@ describe('check --live beyond the contract', () => {
 				)
 			})
 		);
+		// A key the catalogue knows as written is never taken for a misspelling of another.
+		expect(findings.map((f) => f.code)).not.toContain('unknown_key');
 	});
 
 	it('answers a contacts Digest challenge once, as the app does, and names a refusal', async () => {
