@@ -1,6 +1,6 @@
 import { FLOW_NAMES } from '$lib/core/catalogue/flows';
 import { FlowInputSchema, isFlowName, runFlowRequest } from '$lib/server/flows';
-import { answerRun } from '$lib/server/flows/answer-run';
+import { answerRun } from '$lib/server/flows/answer';
 import { apiError, readJson } from '$lib/server/http/body';
 import type { RequestHandler } from './$types';
 

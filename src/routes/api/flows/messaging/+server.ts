@@ -1,9 +1,9 @@
-import { answerRun } from '$lib/server/flows/answer-run';
+import { answerRun } from '$lib/server/flows/answer';
 import { readJson } from '$lib/server/http/body';
 import { MessagingInputSchema, runMessaging } from '$lib/server/phones';
 import type { RequestHandler } from './$types';
 
-/** The virtual phones' journey: a flow whose values are accounts, not a form of placeholders. */
+/** The virtual phones' journey, whose values are accounts. */
 export const POST: RequestHandler = async (event) => {
 	const body = await readJson(event, MessagingInputSchema);
 	if (!body.ok) return body.response;

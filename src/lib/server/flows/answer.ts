@@ -1,12 +1,13 @@
 import { json, type RequestEvent } from '@sveltejs/kit';
-import type { FlowRunBody } from '$lib/api-schemas/calls';
+import type { FlowRunBody } from '$lib/api/calls';
 import { recordAudit } from '../audit';
 import { apiError, clientIp, requireUser } from '../http/body';
 import { serverContext } from '../platform/context';
 import { TooManyCallsError } from '../test-calls';
 import { FlowInputError } from './index';
 
-export type Caller = {
+/** Who runs a flow, and the origins of the app they reach it through. */
+export type FlowCaller = {
 	ctx: ReturnType<typeof serverContext>;
 	actor: { id: number; email: string; ip: string | null };
 	origins: string[];
@@ -16,7 +17,7 @@ export type Caller = {
 export async function answerRun(
 	event: RequestEvent,
 	name: string,
-	run: (caller: Caller) => Promise<FlowRunBody>
+	run: (caller: FlowCaller) => Promise<FlowRunBody>
 ): Promise<Response> {
 	const ctx = serverContext();
 	const user = requireUser(event);
