@@ -14,6 +14,7 @@ import {
 	type ProviderMistakes
 } from '../helpers/provider';
 import { Client, stopAllServers } from '../helpers/server';
+import { sse, type StreamEvent } from '../helpers/sse';
 
 /**
  * The messaging journey over HTTP through the real built server: virtual phones against a real
@@ -97,10 +98,15 @@ function accounts() {
 	};
 }
 
-async function journey(profileId: string, values: Record<string, unknown> = {}) {
+async function journey(
+	profileId: string,
+	values: Record<string, unknown> = {},
+	extra: Record<string, unknown> = {}
+) {
 	const answer = await editor.client.json<Answer>('/api/flows/messaging', {
 		method: 'POST',
 		json: {
+			...extra,
 			profileId,
 			values: { ...accounts(), sms_body: 'Dinner at 7? 🍝', secondDevice: true, ...values }
 		}
@@ -156,6 +162,72 @@ describe('a provider doing everything right', () => {
 		expect(kept.body.run!.flow).toBe('messaging');
 		expect(kept.body.run!.record.steps).toHaveLength(8);
 		expect(kept.text).not.toMatch(/alice-secret|bob-secret/);
+	});
+});
+
+describe('following a run live', () => {
+	/** The `journey` events of a live stream up to and with the kept run. */
+	async function untilDone(events: ReturnType<typeof sse>): Promise<StreamEvent[]> {
+		const seen: StreamEvent[] = [];
+		while (seen.at(-1)?.data.kind !== 'done') seen.push(await events.next('journey'));
+		return seen;
+	}
+
+	it('streams each step and change of a phone as it happens, then the kept run', async () => {
+		const { profileId } = await setup();
+		const key = `live-${++names}-0123456789abcdef`;
+		const stream = await editor.client.fetch(`/api/flows/messaging/live/${key}`);
+		expect(stream.status).toBe(200);
+		expect(stream.headers.get('content-type')).toBe('text/event-stream');
+		const events = sse(stream);
+		await events.comment('connected');
+		const { answer } = await journey(profileId, {}, { live: key });
+		expect(answer.status).toBe(200);
+		const seen = await untilDone(events);
+		await events.close();
+		expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
+		const steps = seen.filter((e) => e.data.kind === 'step');
+		expect(steps.map((e) => (e.data.step as { service: string }).service)).toEqual(
+			answer.body.steps!.map((s) => s.service)
+		);
+		const states = seen.filter((e) => e.data.kind === 'state');
+		const last = (phone: string) =>
+			states.findLast((e) => e.data.phone === phone)!.data.state as PhoneState;
+		expect(last('recipient').messages).toMatchObject([
+			{ direction: 'received', ticks: { pushed: true, fetched: true } }
+		]);
+		expect(last('sender').messages).toMatchObject([{ ticks: { sent: true } }]);
+		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(answer.body.id);
+		expect(JSON.stringify(seen)).not.toMatch(/alice-secret|bob-secret/);
+
+		// A stream opened after the run gets what the key kept, from the first item.
+		const late = sse(await editor.client.fetch(`/api/flows/messaging/live/${key}`));
+		expect((await untilDone(late)).map((e) => e.id)).toEqual(seen.map((e) => e.id));
+		await late.close();
+	});
+
+	it("reads only the caller's own key", async () => {
+		const { profileId } = await setup();
+		const key = `shared-${++names}-0123456789abcdef`;
+		await journey(profileId, {}, { live: key });
+		const other = await createUser(admin, 'editor', `phones-other-${names}@example.test`);
+		// Read from the start: what a shared key kept would come before `: connected`.
+		const events = sse(await other.client.fetch(`/api/flows/messaging/live/${key}`));
+		const answer = await other.client.json<Answer>('/api/flows/messaging', {
+			method: 'POST',
+			json: { profileId, live: key, values: { ...accounts(), sms_body: 'Mine' } }
+		});
+		expect(answer.status).toBe(200);
+		const seen = await untilDone(events);
+		await events.close();
+		// The first run the other user's stream ends with is their own, not the editor's.
+		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(answer.body.id);
+	});
+
+	it('refuses a key that is not one', async () => {
+		const answer = await editor.client.json<Answer>('/api/flows/messaging/live/short');
+		expect(answer.status).toBe(404);
+		expect(answer.body.error!.code).toBe('not_found');
 	});
 });
 

@@ -52,7 +52,7 @@ export async function accessEnded(
  */
 export function streamGuard(
 	event: RequestEvent,
-	feed: { kind: 'sink' | 'sandbox'; target: string }
+	feed: { kind: 'sink' | 'sandbox' | 'messaging'; target: string }
 ): StreamGuard {
 	const ctx = serverContext();
 	const user = requireUser(event);

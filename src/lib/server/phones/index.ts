@@ -9,3 +9,4 @@ export {
 	type MessagingInput,
 	type MessagingResult
 } from './journey';
+export { liveChannel, liveFeed, LIVE_KEY, type LiveItem } from './live';

@@ -45,6 +45,9 @@ export const MAX_PUSH_TIMEOUT_MS = 60_000;
 /** Bytes of a response body a kept step holds (a fetch of thousands of messages is cut). */
 export const KEPT_BODY_BYTES = 64 * 1024;
 
+/** What a page sends as the key of a run it follows live (see `live.ts`). */
+export const LIVE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
+
 /** The application id the phones report when the profile's push settings give none. */
 export const DEFAULT_APP_ID = 'com.provisioning-studio.phone';
 
@@ -60,6 +63,8 @@ export const MessagingInputSchema = oneDocument(
 		...RUN_DOCUMENT_FIELDS,
 		/** The sandbox the provider pushes to; by default the one the profile's push gateway URL names. */
 		sandboxId: z.string().min(1).max(100).optional(),
+		/** A key of the caller's: the run is also streamed at `GET /api/flows/messaging/live/{key}`. */
+		live: z.string().regex(LIVE_KEY).optional(),
 		values: z.strictObject({
 			sender: Account,
 			recipient: Account,
@@ -162,7 +167,7 @@ function checkPlaceholders(document: ProfileDocument, base: Values): void {
 }
 
 /** A kept step's response body, cut at {@link KEPT_BODY_BYTES}. */
-function keptStep(view: FlowStepView): FlowStepView {
+export function keptStep(view: FlowStepView): FlowStepView {
 	const response = view.response;
 	if (!response || !('bodyEncoding' in response) || response.body.length <= KEPT_BODY_BYTES) {
 		return view;
@@ -269,6 +274,7 @@ export async function runMessaging(
 			);
 			steps.push(waited);
 			received.set(waited, push);
+			listener({ kind: 'step', phone: id.label, step: waited });
 			const fetchAs = async (
 				who: VirtualPhone,
 				phone: RoundFetch['phone'],

@@ -439,6 +439,24 @@ const flowOperations: OperationSpec[] = [
 		errors: { 404: '`not_found`: no such profile or sandbox.' }
 	},
 	{
+		operationId: 'streamMessagingRun',
+		method: 'get',
+		path: '/api/flows/messaging/live/{key}',
+		summary: 'A messaging run as it happens, as server-sent events',
+		description:
+			'Open it with a key of your own (16 to 64 letters, digits, `-` or `_`), then run `POST /api/flows/messaging` with `live` set to it: one `journey` event per step (`{"kind": "step", "phone", "step"}`, as the run lists it) and per change of a phone (`{"kind": "state", "phone", "state"}`), then the kept run (`{"kind": "done", "run"}`), each `id:` counting from 1. A stream opened late first gets everything its key kept (the last 200 items, for 10 minutes); `Last-Event-ID` (or `?after=<id>`) resumes after that id. Only the caller’s own keys are read, on the instance that runs the journey; with several instances the kept run is in `GET /api/profiles/{id}/flows/{runId}` on every one.' +
+			ACCESS_ENDS +
+			FALLS_BEHIND,
+		tag: 'Flows',
+		params: {
+			path: z.object({ key: z.string().meta({ description: 'The key the run is followed by.' }) }),
+			...RESUME
+		},
+		invalidInput: false,
+		answers: { 200: eventStream(STREAM_ENDS) },
+		errors: { 404: '`not_found`: the key is not 16 to 64 letters, digits, `-` or `_`.' }
+	},
+	{
 		operationId: 'listFlowRuns',
 		method: 'get',
 		path: '/api/profiles/{id}/flows',
