@@ -89,7 +89,20 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 	await page.keyboard.type('Dinner at 7?');
 	await page.keyboard.press('Tab');
 	await expect(sender.getByRole('button', { name: 'Send to the recipient' })).toBeFocused();
+	// The run's answer is held back: what the page shows meanwhile came over its stream.
+	let release = () => {};
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/api/flows/messaging', async (route) => {
+		const response = await route.fetch();
+		await held;
+		await route.fulfill({ response });
+	});
 	await page.keyboard.press('Enter');
+	await expect(page.getByRole('heading', { name: 'Steps (live)' })).toBeVisible();
+	const live = recipient.getByRole('log').getByRole('listitem').filter({ hasText: 'Dinner at 7?' });
+	await expect(live.getByText('fetched')).toContainText('fetched: yes');
+	await expect(page.getByText(/^The message went from/)).toHaveCount(0);
+	release();
 
 	const received = recipient
 		.getByRole('log')
