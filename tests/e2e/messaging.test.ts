@@ -127,6 +127,20 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 	);
 	await expect(steps.getByText('alice-secret-1')).toHaveCount(0);
 
+	// The whole journey: the sender's second device syncs, every phone signs out.
+	await tabTo(page, text);
+	await page.keyboard.type('See you there');
+	const whole = page.getByRole('button', { name: 'Run the whole journey' });
+	await tabTo(page, whole);
+	await page.keyboard.press('Space');
+	const synced = sender.getByRole('log', { name: "Conversation on the sender's second device" });
+	await expect(synced.getByRole('listitem').filter({ hasText: 'See you there' })).toContainText(
+		'fetched: yes'
+	);
+	await expect(
+		steps.locator('summary').filter({ hasText: 'Account Removal Reporter' })
+	).toHaveCount(3);
+
 	await atEveryWidthAndScheme(page, async (width, scheme) => {
 		await page.screenshot({ path: `/tmp/messaging-${width}-${scheme}.png`, fullPage: true });
 		const [a, b] = [await sender.boundingBox(), await recipient.boundingBox()];
