@@ -224,6 +224,23 @@ describe('following a run live', () => {
 		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(answer.body.id);
 	});
 
+	it("ends when the caller's access does, and the audit log says whose", async () => {
+		const watcher = await createUser(admin, 'editor', `phones-watcher-${++names}@example.test`);
+		const events = sse(
+			await watcher.client.fetch(`/api/flows/messaging/live/ending-${names}-0123456789abcdef`)
+		);
+		await events.comment('connected');
+		expect((await watcher.client.fetch('/api/session', { method: 'DELETE' })).status).toBe(204);
+		expect((await events.next('access_ended')).data).toEqual({ reason: 'session_ended' });
+		const audit = await admin.json<{
+			entries: { action: string; actor: string; target: string; details: unknown }[];
+		}>('/api/audit?action=stream.closed');
+		expect(audit.body.entries.find((e) => e.actor === watcher.email)).toMatchObject({
+			target: 'ending',
+			details: { feed: 'messaging', via: 'session', reason: 'session_ended' }
+		});
+	});
+
 	it('refuses a key that is not one', async () => {
 		const answer = await editor.client.json<Answer>('/api/flows/messaging/live/short');
 		expect(answer.status).toBe(404);
