@@ -19,6 +19,9 @@ export const LIVE_ITEMS = 200;
 /** Keys kept at once by the instance; the oldest go first beyond it. */
 export const LIVE_KEYS = 1000;
 
+/** Bytes of items all keys keep at once; the oldest items go first beyond it. */
+export const LIVE_BYTES = 32 * 1024 * 1024;
+
 /** How long a key is kept after its last item or stream. */
 export const LIVE_TTL_MS = 10 * 60_000;
 
@@ -33,20 +36,33 @@ type Listener = (item: LiveItem) => void;
 
 interface Channel {
 	items: LiveItem[];
+	/** The size of each item, in step with `items`. */
+	sizes: number[];
 	next: number;
 	listeners: Set<Listener>;
 	touched: number;
 }
 
 const channels = new Map<string, Channel>();
+let keptBytes = 0;
+
+function dropOldest(channel: Channel): void {
+	channel.items.shift();
+	keptBytes -= channel.sizes.shift() ?? 0;
+}
+
+function drop(id: string, channel: Channel): void {
+	for (const size of channel.sizes) keptBytes -= size;
+	channels.delete(id);
+}
 
 function sweep(now: number): void {
 	for (const [key, channel] of channels) {
-		if (channel.listeners.size === 0 && now - channel.touched > LIVE_TTL_MS) channels.delete(key);
+		if (channel.listeners.size === 0 && now - channel.touched > LIVE_TTL_MS) drop(key, channel);
 	}
-	for (const key of channels.keys()) {
+	for (const [key, channel] of channels) {
 		if (channels.size <= LIVE_KEYS) break;
-		channels.delete(key);
+		drop(key, channel);
 	}
 }
 
@@ -56,7 +72,7 @@ function channelOf(userId: number, key: string): Channel {
 	let channel = channels.get(id);
 	if (!channel) {
 		sweep(now);
-		channel = { items: [], next: 1, listeners: new Set(), touched: now };
+		channel = { items: [], sizes: [], next: 1, listeners: new Set(), touched: now };
 		channels.set(id, channel);
 	}
 	channel.touched = now;
@@ -67,8 +83,16 @@ type Item = LiveItem extends infer I ? (I extends LiveItem ? Omit<I, 'id'> : nev
 
 function publish(channel: Channel, item: Item): void {
 	const kept = { ...item, id: channel.next++ } as LiveItem;
+	const size = JSON.stringify(kept).length;
 	channel.items.push(kept);
-	if (channel.items.length > LIVE_ITEMS) channel.items.shift();
+	channel.sizes.push(size);
+	keptBytes += size;
+	if (channel.items.length > LIVE_ITEMS) dropOldest(channel);
+	// Beyond the budget the oldest keys' oldest items go: their runs' kept records hold them.
+	for (const other of channels.values()) {
+		while (keptBytes > LIVE_BYTES && other.items.length) dropOldest(other);
+		if (keptBytes <= LIVE_BYTES) break;
+	}
 	channel.touched = Date.now();
 	for (const listener of channel.listeners) listener(kept);
 }
