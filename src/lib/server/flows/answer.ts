@@ -1,5 +1,5 @@
 import { json, type RequestEvent } from '@sveltejs/kit';
-import type { FlowRunBody } from '$lib/api/calls';
+import type { FlowRunBody } from '$lib/api-schemas/calls';
 import { recordAudit } from '../audit';
 import { apiError, clientIp, requireUser } from '../http/body';
 import { serverContext } from '../platform/context';
