@@ -17,7 +17,7 @@ test.describe('account', () => {
 		const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
 		const me = await context.newPage();
 		await signIn(me, email, PASSWORD);
-		await me.getByRole('link', { name: 'Account' }).click();
+		await me.getByRole('link', { name: 'Account', exact: true }).click();
 		await expect(me.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
 		const form = me.getByRole('region', { name: 'Change password' });
 
