@@ -70,6 +70,18 @@ const REGISTRATION: Partial<Record<string, Settings>> = {
 const WIZARD: Values = { phoneNumber: '+14155550123', pin: '4711' };
 
 describe('registration wizard', () => {
+	it('no provisioning URL: page 2 names the one portal field to set, once', async () => {
+		const { send } = sender([{ status: 200, type: JSON_TYPE, body: '{"token":"t-9"}' }]);
+		const verifierOnly = { phoneNumberVerifier: REGISTRATION.phoneNumberVerifier };
+		const run = await runFlow('registration', verifierOnly, WIZARD, send);
+		expect(run.ok).toBe(false);
+		const text = run.steps[1].decision.text;
+		expect(text).toContain('Set InitialProvisioningUrl');
+		// The SSO entry's initialProvisioningUrl is the same portal field: it is not a second one.
+		expect(text).not.toMatch(/initial provisioning URL/i);
+		expect(text).toContain('extSSOProvUrl');
+	});
+
 	it('2xx with a body: page 2, the keys become placeholders of the provisioning call', async () => {
 		const { send, sent } = sender([
 			{ status: 200, type: JSON_TYPE, body: '{"token":"t-9"}' },

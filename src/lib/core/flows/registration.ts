@@ -223,7 +223,7 @@ export async function runRegistration<R>(
 	if (!reply) {
 		const decision: Decision = {
 			status: 'failed',
-			text: `${notCalled('External provisioning', provisioned.issues)} Set InitialProvisioningUrl (or, for the SSO server's call, extSSOProvUrl, the reprovisioning URL or the initial provisioning URL): page 2 has nothing to call.`,
+			text: `${notCalled('External provisioning', provisioned.issues)} Set InitialProvisioningUrl in the portal (the SSO server's call reads the same field), or the SSO server's extSSOProvUrl or reprovisioning URL: page 2 has nothing to call.`,
 			shownToUser: null
 		};
 		steps.push(step<R>(second, null, decision, 'wizardPin'));
