@@ -3,6 +3,7 @@ import { migrate } from './migrations';
 import { accountStore } from './tables/accounts';
 import { auditEntryWriter, auditStore } from './tables/audit';
 import { flowRunStore } from './tables/flow-runs';
+import { liveItemStore } from './tables/live-items';
 import { profileStore } from './tables/profiles';
 import { sandboxStore } from './tables/sandboxes';
 import { queries, type Backend, type StoreOptions } from './tables/shared';
@@ -55,6 +56,7 @@ export function kyselyStore(backend: Backend, options: StoreOptions = {}): Store
 		...flowRunStore(q),
 		...sinkStore(q),
 		...sandboxStore(q),
+		...liveItemStore(q),
 		...auditStore(q),
 		async close() {
 			await backend.close();

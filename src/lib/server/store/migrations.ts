@@ -367,6 +367,38 @@ export const MIGRATIONS: readonly Migration[] = [
 				.column('expires_at')
 				.execute();
 		}
+	},
+	{
+		version: 11,
+		name: 'messaging runs followed live, read on every instance',
+		async up(db, dialect) {
+			const { int, id } = types(dialect);
+			// One row per key a user follows a run by: the last item's number, the bytes its items
+			// hold and when it was last written, so limits and expiry read a row per key.
+			await db.schema
+				.createTable('live_keys')
+				.addColumn('id', int, id)
+				.addColumn('user_id', int, (c) => c.notNull().references('users.id'))
+				.addColumn('live_key', 'text', (c) => c.notNull())
+				.addColumn('last_seq', int, (c) => c.notNull())
+				.addColumn('bytes', int, (c) => c.notNull())
+				.addColumn('touched_at', int, (c) => c.notNull())
+				.addUniqueConstraint('live_keys_user_key', ['user_id', 'live_key'])
+				.execute();
+			await db.schema
+				.createIndex('live_keys_touched')
+				.on('live_keys')
+				.column('touched_at')
+				.execute();
+			await db.schema
+				.createTable('live_items')
+				.addColumn('key_id', int, (c) => c.notNull().references('live_keys.id').onDelete('cascade'))
+				.addColumn('seq', int, (c) => c.notNull())
+				.addColumn('size', int, (c) => c.notNull())
+				.addColumn('item', 'text', (c) => c.notNull())
+				.addPrimaryKeyConstraint('live_items_pkey', ['key_id', 'seq'])
+				.execute();
+		}
 	}
 ];
 

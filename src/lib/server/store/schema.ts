@@ -175,6 +175,26 @@ export interface SignInFlowsTable {
 	expires_at: number;
 }
 
+/** A key a user follows a messaging run by (see migration 11). */
+export interface LiveKeysTable {
+	id: Generated<number>;
+	user_id: number;
+	live_key: string;
+	/** The number of the key's last item: the next one is one more. */
+	last_seq: number;
+	/** The bytes of the key's items kept. */
+	bytes: number;
+	touched_at: number;
+}
+
+/** One item of a followed run, as its stream sends it (JSON), numbered within its key. */
+export interface LiveItemsTable {
+	key_id: number;
+	seq: number;
+	size: number;
+	item: string;
+}
+
 /** The migrations applied, one row each (see `migrations.ts`). */
 export interface SchemaMigrationsTable {
 	version: number;
@@ -202,6 +222,8 @@ export interface Tables {
 	recovery_codes: RecoveryCodesTable;
 	user_identities: UserIdentitiesTable;
 	sign_in_flows: SignInFlowsTable;
+	live_keys: LiveKeysTable;
+	live_items: LiveItemsTable;
 	schema_migrations: SchemaMigrationsTable;
 }
 
@@ -210,10 +232,13 @@ export interface Tables {
  * copy inserts them in), each with its key columns (the order rows are compared in). Entries
  * waiting in the audit stream's outbox are copied with the log; the stream's last delivery and
  * error (`audit_stream`) describe the old installation and are not, nor are single sign-ons under
- * way (`sign_in_flows`, minutes long).
+ * way (`sign_in_flows`) and runs followed live (`live_keys`, `live_items`), minutes long.
  */
 export const DATA_TABLES: readonly {
-	table: Exclude<keyof Tables, 'schema_migrations' | 'audit_stream' | 'sign_in_flows'>;
+	table: Exclude<
+		keyof Tables,
+		'schema_migrations' | 'audit_stream' | 'sign_in_flows' | 'live_keys' | 'live_items'
+	>;
 	key: string[];
 	identity: boolean;
 }[] = [

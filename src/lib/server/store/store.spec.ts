@@ -231,6 +231,72 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 		expect(await store.signInFlows.finish('never-begun', 1_100)).toBe(false);
 	});
 
+	describe('runs followed live', () => {
+		const limits = { items: 3, keysPerUser: 2, keys: 3, bytes: 40, ttlMs: 1_000 };
+		const seqs = async (userId: number, key: string, since = 0) =>
+			(await store.liveItems.after(userId, key, 0, since, 100)).map((r) => r.seq);
+
+		it("number a user's key's items from 1, keep the newest of each, and read only the owner's", async () => {
+			const [a, b] = [await user('a@example.test'), await user('b@example.test')];
+			for (let i = 1; i <= 4; i++) {
+				expect(await store.liveItems.add(a.id, 'key-1', `a${i}`, 1_000 + i, limits)).toBe(i);
+			}
+			// Another user's items under the same key are theirs, numbered on their own.
+			expect(await store.liveItems.add(b.id, 'key-1', 'b1', 1_010, limits)).toBe(1);
+			expect(await store.liveItems.after(a.id, 'key-1', 2, 0, 100)).toEqual([
+				{ seq: 4, item: 'a4' },
+				{ seq: 3, item: 'a3' }
+			]);
+			expect(await seqs(a.id, 'key-1')).toEqual([4, 3, 2]);
+			expect(await store.liveItems.after(b.id, 'key-1', 0, 0, 100)).toEqual([
+				{ seq: 1, item: 'b1' }
+			]);
+			// Two writers at once, as on two instances: one number each.
+			const both = await Promise.all([
+				another().liveItems.add(a.id, 'key-1', 'x', 1_020, limits),
+				store.liveItems.add(a.id, 'key-1', 'y', 1_020, limits)
+			]);
+			expect(both.sort()).toEqual([5, 6]);
+		});
+
+		it('keep the keys of a user and in all, and the bytes in all, the oldest going first', async () => {
+			const [a, b] = [await user('a@example.test'), await user('b@example.test')];
+			await store.liveItems.add(a.id, 'a-1', 'x'.repeat(10), 1_000, limits);
+			await store.liveItems.add(a.id, 'a-2', 'x'.repeat(10), 1_001, limits);
+			await store.liveItems.add(a.id, 'a-3', 'x'.repeat(10), 1_002, limits);
+			expect(await seqs(a.id, 'a-1')).toEqual([]);
+			expect(await seqs(a.id, 'a-2')).toEqual([1]);
+			await store.liveItems.add(b.id, 'b-1', 'x'.repeat(10), 1_003, limits);
+			await store.liveItems.add(b.id, 'b-2', 'x'.repeat(10), 1_004, limits);
+			// Three keys in all: a's oldest left went.
+			expect(await seqs(a.id, 'a-2')).toEqual([]);
+			expect(await seqs(a.id, 'a-3')).toEqual([1]);
+			// 40 bytes in all: the oldest key's items go first, then the next's oldest.
+			await store.liveItems.add(b.id, 'b-2', 'x'.repeat(15), 1_005, limits);
+			expect(await seqs(a.id, 'a-3')).toEqual([]);
+			expect(await seqs(b.id, 'b-1')).toEqual([1]);
+			expect(await seqs(b.id, 'b-2')).toEqual([2, 1]);
+			await store.liveItems.add(b.id, 'b-2', 'x'.repeat(20), 1_006, limits);
+			expect(await seqs(b.id, 'b-1')).toEqual([]);
+			expect(await seqs(b.id, 'b-2')).toEqual([3, 2]);
+			expect(await db.query('SELECT SUM(size) AS n FROM live_items')).toEqual([
+				{ n: name === 'sqlite' ? 35 : '35' }
+			]);
+		});
+
+		it('expire a key its TTL after its last item: unread, removed at the next write, then afresh', async () => {
+			const a = await user();
+			await store.liveItems.add(a.id, 'old-key', 'one', 1_000, limits);
+			await store.liveItems.add(a.id, 'old-key', 'two', 1_500, limits);
+			expect(await seqs(a.id, 'old-key', 1_500 - limits.ttlMs)).toEqual([2, 1]);
+			expect(await seqs(a.id, 'old-key', 1_501)).toEqual([]);
+			expect(await store.liveItems.add(a.id, 'old-key', 'again', 2_501, limits)).toBe(1);
+			// Writing a key removes the expired ones, with their items.
+			await store.liveItems.add(a.id, 'other-key', 'one', 3_600, limits);
+			expect(await db.query('SELECT item FROM live_items')).toEqual([{ item: 'one' }]);
+		});
+	});
+
 	describe('migrations', () => {
 		it('are recorded once each, in order, and reopening applies nothing and keeps the data', async () => {
 			await user();
@@ -253,6 +319,8 @@ describe.each(BACKENDS)('store on $name', ({ name, harness }) => {
 				'audit_log',
 				'audit_outbox',
 				'flow_runs',
+				'live_items',
+				'live_keys',
 				'profiles',
 				'revisions',
 				'sandbox_pushes',
@@ -1053,6 +1121,8 @@ describe('SQLite specifics', () => {
 					user_totp: [],
 					recovery_codes: [],
 					sign_in_flows: [],
+					live_keys: [],
+					live_items: [],
 					// Sessions of before were all made with a password.
 					sessions: (rows.sessions as object[]).map((s) => ({ ...s, method: 'password' }))
 				});
@@ -1103,7 +1173,7 @@ describe('SQLite specifics', () => {
 				name.startsWith('audit_outbox') ||
 				name === 'audit_stream' ||
 				name.includes('user_identities') ||
-				/^(sqlite_autoindex_)?(user_totp|recovery_codes|sign_in_flows)/.test(name);
+				/^(sqlite_autoindex_)?(user_totp|recovery_codes|sign_in_flows|live_)/.test(name);
 			// Sessions gained one column (how each was made), added at the end of their table.
 			const method = `, "method" text default 'password' not null`;
 			const added = after

@@ -393,6 +393,47 @@ export interface SandboxStore {
 	};
 }
 
+/** What the store keeps of runs followed live, on all instances together. */
+export interface LiveLimits {
+	/** Items per key; the oldest go first beyond it. */
+	items: number;
+	/** Keys per user, and keys in all; the oldest go first beyond them. */
+	keysPerUser: number;
+	keys: number;
+	/** Bytes of items of all keys; the oldest keys' oldest items go first beyond it. */
+	bytes: number;
+	/** How long a key is kept after its last item. */
+	ttlMs: number;
+}
+
+/** An item of a followed run: its number within its key and its text (JSON). */
+export interface LiveItemRow {
+	seq: number;
+	item: string;
+}
+
+/**
+ * Runs followed live: items kept under a user's key, numbered from 1 in the order written, read
+ * by that user's streams on any instance.
+ */
+export interface LiveItemStore {
+	liveItems: {
+		/** Keeps an item as the next of `userId`'s key and holds the limits; answers its number. */
+		add(userId: number, key: string, item: string, at: number, limits: LiveLimits): Promise<number>;
+		/**
+		 * The items of `userId`'s key after number `after`, newest first, at most `limit`; none of
+		 * a key last written before `since` (expired).
+		 */
+		after(
+			userId: number,
+			key: string,
+			after: number,
+			since: number,
+			limit: number
+		): Promise<LiveItemRow[]>;
+	};
+}
+
 /** An audit log entry (append-only). */
 export interface AuditEntry {
 	id: number;
@@ -481,6 +522,7 @@ export interface Store
 		FlowRunStore,
 		SinkStore,
 		SandboxStore,
+		LiveItemStore,
 		AuditStore {
 	/** Which database holds the data. */
 	backend: 'sqlite' | 'postgres';
