@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ProfileDocument } from '../../src/lib/core/profile';
 
 /**
  * A real provider's messaging back end for the virtual phones' tests: an HTTP server on
@@ -89,6 +90,18 @@ export function providerServices(url: string) {
 			genericSmsFetchPostData:
 				'user=%account[username]%&pass=%account[password]%&last=%last_known_sms_id%&last_sent=%last_known_sent_sms_id%'
 		}
+	};
+}
+
+/** A profile document over a provider at `url`, pushing through the sandbox at `gatewayUrl`. */
+export function providerProfile(url: string, gatewayUrl: string): ProfileDocument {
+	return {
+		version: 1,
+		services: providerServices(url),
+		push: { gatewayUrl, appId: 'com.example.app', target: 'unknown' },
+		scenarios: [],
+		rawSubstitution: false,
+		preservedXml: []
 	};
 }
 

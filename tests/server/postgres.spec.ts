@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.js';
+import type { FlowRunView } from '../../src/lib/server/flows';
 import { MIGRATIONS } from '../../src/lib/server/store/migrations';
 import {
 	ADMIN,
@@ -13,8 +14,9 @@ import {
 	sleep
 } from '../helpers/fixtures';
 import { afterEnding, openFeed } from '../helpers/feeds';
+import { providerProfile, startProvider, type Provider } from '../helpers/provider';
 import { Client, startServer, stopAllServers, type TestServer } from '../helpers/server';
-import { sse } from '../helpers/sse';
+import { sse, type StreamEvent } from '../helpers/sse';
 
 /**
  * The app on PostgreSQL (DATABASE_URL), against a throw-away cluster this file starts: the
@@ -26,7 +28,8 @@ import { sse } from '../helpers/sse';
  * token made on one works on the other, a live stream served by one shows what the other
  * recorded (A listening for notifications, B polling) and ends when its caller's access ends
  * through the other (a quiet one too, on the news or B's poll alone), and the sign-in limit, a sandbox's push
- * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. Starting while
+ * limit and the test calls in flight count on both together; the health check says how each hears of the other's live records. A messaging
+ * run on one is followed live on either, from the first item or resumed, by its user alone. Starting while
  * the database is down and a pooler that swallows notifications: postgres-start.spec.ts. The
  * rest of the server tests run on SQLite; the store's own tests cover both.
  */
@@ -41,6 +44,7 @@ let b: TestServer;
 let adminA: Client;
 let adminB: Client;
 let sql: pg.Client | undefined;
+const providers: Provider[] = [];
 
 async function query(text: string, values: unknown[] = []) {
 	if (!sql) {
@@ -73,6 +77,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+	await Promise.all(providers.map((p) => p.stop()));
 	await sql?.end().catch(() => undefined);
 	await stopAllServers();
 	await cluster?.stop();
@@ -551,5 +556,121 @@ describe('the app on PostgreSQL', () => {
 		expect(next.status).toBe(200);
 		expect(a.stderr() + b.stderr()).toMatch(/database does not answer/);
 		expect(a.stderr() + b.stderr()).not.toMatch(/^\s+at /m);
+	});
+});
+
+describe('a messaging run on one process, followed on the other', () => {
+	let editor: Awaited<ReturnType<typeof createUser>>;
+	/** The editor's session on B. */
+	let editorB: Client;
+	let runs = 0;
+
+	beforeAll(async () => {
+		editor = await createUser(adminA, 'editor', 'phones-across@example.test');
+		editorB = new Client(b);
+		editorB.session = editor.client.session;
+	});
+
+	/** A sandbox made on A, a provider pushing to it, a profile over both. */
+	async function setup(pushesTo: TestServer = a) {
+		const created = await editor.client.json<{ sandbox: { id: string; pushUrl: string } }>(
+			'/api/sandboxes',
+			{ method: 'POST', json: { name: `Phones ${++runs}` } }
+		);
+		expect(created.status).toBe(201);
+		const { id: sandboxId, pushUrl } = created.body.sandbox;
+		const provider = await startProvider(`${pushesTo.url}${new URL(pushUrl).pathname}`);
+		providers.push(provider);
+		const name = `Messaging across ${runs}`;
+		const profileId = await createProfile(
+			editor.client,
+			name,
+			providerProfile(provider.url, pushUrl)
+		);
+		// Behind a load balancer both have one origin; here each has its own, so the sandbox is named.
+		return { provider, run: { profileId, sandboxId } };
+	}
+
+	function run(client: Client, on: { profileId: string; sandboxId: string }, live?: string) {
+		const n = ++runs;
+		return client.json<FlowRunView>('/api/flows/messaging', {
+			method: 'POST',
+			json: {
+				...on,
+				...(live && { live }),
+				values: {
+					sender: { username: `alice${n}`, password: `alice-secret-${n}` },
+					recipient: { username: `bob${n}`, password: `bob-secret-${n}` },
+					sms_body: 'Across instances',
+					secondDevice: true
+				}
+			}
+		});
+	}
+
+	const stream = (client: Client, key: string, after?: number) =>
+		client.fetch(`/api/flows/messaging/live/${key}`, {
+			headers: after === undefined ? {} : { 'last-event-id': String(after) }
+		});
+
+	/** The `journey` events of a stream up to and with the kept run. */
+	async function untilDone(response: Response): Promise<StreamEvent[]> {
+		expect(response.status).toBe(200);
+		const events = sse(response);
+		const seen: StreamEvent[] = [];
+		while (seen.at(-1)?.data.kind !== 'done') seen.push(await events.next('journey'));
+		await events.close();
+		return seen;
+	}
+
+	it('streams every item, in order and with the same ids, on both; late and resumed ones too', async () => {
+		const { run: on } = await setup();
+		const key = `across-${runs}-0123456789abcdef`;
+		const onA = untilDone(await stream(editor.client, key));
+		const onB = untilDone(await stream(editorB, key));
+		// A browser on B that drops its stream after the first items and reconnects there.
+		const dropping = (async () => {
+			const first = sse(await stream(editorB, key));
+			const before = [await first.next('journey'), await first.next('journey')];
+			await first.close();
+			return [...before, ...(await untilDone(await stream(editorB, key, before[1].id)))];
+		})();
+		const answer = await run(editor.client, on, key);
+		expect(answer.status).toBe(200);
+		const seen = await onB;
+		expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
+		const steps = seen.filter((e) => e.data.kind === 'step');
+		expect(steps.map((e) => (e.data.step as { service: string }).service)).toEqual(
+			answer.body.steps.map((s) => s.service)
+		);
+		expect(seen.some((e) => e.data.kind === 'state')).toBe(true);
+		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(answer.body.id);
+		expect(JSON.stringify(seen)).not.toMatch(/alice-secret|bob-secret/);
+		expect(await onA).toEqual(seen);
+		expect(await dropping).toEqual(seen);
+
+		// Opened on B after the run ended: everything, from the first.
+		expect(await untilDone(await stream(editorB, key))).toEqual(seen);
+		// Reconnected to B half-way: the rest, once each.
+		const half = seen[Math.floor(seen.length / 2)].id;
+		expect(await untilDone(await stream(editorB, key, half))).toEqual(seen.slice(half));
+	});
+
+	it("gives another user's stream on the same key nothing of the editor's run", async () => {
+		const { run: on } = await setup();
+		const key = `owned-${runs}-0123456789abcdef`;
+		const other = await createUser(adminB, 'editor', 'phones-other-across@example.test');
+		// The other user's stream on A reads from the first item: had it been given the editor's
+		// run, made first, that run would be the first it ended with.
+		const otherA = new Client(a);
+		otherA.session = other.client.session;
+		const theirs = untilDone(await stream(otherA, key));
+		const editors = await run(editorB, on, key);
+		expect(editors.status).toBe(200);
+		const own = await run(other.client, on, key);
+		expect(own.status).toBe(200);
+		const seen = await theirs;
+		expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
+		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(own.body.id);
 	});
 });

@@ -1,46 +1,75 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PhoneState } from '$lib/core/phones';
+import type { FlowRunView } from '../flows';
+import type { ServerContext } from '../platform/context';
+import { openSqliteStore } from '../store/open';
+import type { Store } from '../store/types';
 import type { MessagingInput } from './journey';
-import { liveChannel, liveFeed, LIVE_BYTES } from './live';
+import { liveChannel, liveFeed, type LiveItem } from './live';
 
 const input = {
 	values: { sender: { password: 'alice-secret' }, recipient: { password: 'bob-secret' } }
 } as MessagingInput;
 
-/** A phone's state of about `bytes` bytes. */
-const big = (bytes: number) =>
-	({ identity: { label: 'x'.repeat(bytes) } }) as unknown as PhoneState;
+const state = (label: string) => ({ identity: { label } }) as unknown as PhoneState;
 
-describe('the keys a run is followed by', () => {
-	it('keep at most LIVE_BYTES of items in all, the oldest going first', () => {
-		const item = Math.floor(LIVE_BYTES / 8);
-		const first = liveFeed(1, 'bytes-first-0123456789', input);
-		for (let i = 0; i < 6; i++)
-			first.listener({ kind: 'state', phone: 'sender', state: big(item) });
-		const second = liveFeed(2, 'bytes-second-0123456789', input);
-		for (let i = 0; i < 6; i++)
-			second.listener({ kind: 'state', phone: 'sender', state: big(item) });
-		const kept = (user: number, key: string) =>
-			liveChannel(user, key)
-				.after(0)
-				.map((i) => i.id);
-		// Newest first: the first key lost its oldest items, the second kept all of its own.
-		expect(kept(2, 'bytes-second-0123456789')).toEqual([6, 5, 4, 3, 2, 1]);
-		const left = kept(1, 'bytes-first-0123456789');
-		expect(left.length).toBeLessThan(6);
-		expect(left.length).toBeGreaterThan(0);
-		expect(left[0]).toBe(6);
+let dir: string;
+let store: Store;
+let ctx: ServerContext;
+let userId: number;
+
+beforeAll(async () => {
+	dir = mkdtempSync(path.join(tmpdir(), 'ps-live-'));
+	store = openSqliteStore(dir);
+	ctx = { store } as ServerContext;
+	userId = (
+		await store.users.create({
+			email: 'live@example.test',
+			name: 'Live',
+			role: 'editor',
+			passwordHash: '$scrypt$x',
+			at: 1_000
+		})
+	).id;
+});
+
+afterAll(async () => {
+	await store.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a run followed live', () => {
+	it('keeps its items in order, numbered from 1, and gives them to the watchers here', async () => {
+		const key = 'in-order-0123456789';
+		const heard: LiveItem[] = [];
+		const unwatch = liveChannel(ctx, userId, key).watch((item) => heard.push(item));
+		const feed = liveFeed(ctx, userId, key, input);
+		for (const label of ['a', 'b', 'c']) {
+			feed.listener({ kind: 'state', phone: 'sender', state: state(label) });
+		}
+		await feed.done({ id: 7 } as FlowRunView);
+		unwatch();
+		expect(heard.map((i) => [i.id, i.kind])).toEqual([
+			[1, 'state'],
+			[2, 'state'],
+			[3, 'state'],
+			[4, 'done']
+		]);
+		const kept = await liveChannel(ctx, userId, key).after(1);
+		expect(kept).toEqual(heard.slice(1).reverse());
+		// The same key of another user is theirs: empty.
+		expect(await liveChannel(ctx, userId + 1, key).after(0)).toEqual([]);
 	});
 
-	it("masks the accounts' passwords in what it keeps", () => {
-		const feed = liveFeed(3, 'masked-0123456789abc', input);
-		feed.listener({
-			kind: 'state',
-			phone: 'sender',
-			state: { identity: { label: 'pass=alice-secret' } } as unknown as PhoneState
-		});
-		expect(JSON.stringify(liveChannel(3, 'masked-0123456789abc').after(0))).not.toContain(
-			'alice-secret'
-		);
+	it("masks the accounts' passwords in what it keeps", async () => {
+		const feed = liveFeed(ctx, userId, 'masked-0123456789abc', input);
+		feed.listener({ kind: 'state', phone: 'sender', state: state('pass=alice-secret') });
+		await feed.done({ id: 8 } as FlowRunView);
+		const kept = JSON.stringify(await liveChannel(ctx, userId, 'masked-0123456789abc').after(0));
+		expect(kept).toContain('pass=');
+		expect(kept).not.toContain('alice-secret');
 	});
 });

@@ -1,6 +1,7 @@
 import { answerRun } from '$lib/server/flows/answer';
 import { readJson, requireUser } from '$lib/server/http/body';
 import { liveFeed, MessagingInputSchema, runMessaging } from '$lib/server/phones';
+import { serverContext } from '$lib/server/platform/context';
 import type { RequestHandler } from './$types';
 
 /**
@@ -11,10 +12,11 @@ export const POST: RequestHandler = async (event) => {
 	const body = await readJson(event, MessagingInputSchema);
 	if (!body.ok) return body.response;
 	const key = body.data.live;
-	const live = key ? liveFeed(requireUser(event).id, key, body.data) : undefined;
+	const live = key ? liveFeed(serverContext(), requireUser(event).id, key, body.data) : undefined;
 	return answerRun(event, 'messaging', async (c) => {
 		const run = await runMessaging(c.ctx, c.actor, body.data, c.origins, live?.listener);
-		live?.done(run);
+		// Answered once the key keeps the whole run: a stream opened after the answer gets all of it.
+		await live?.done(run);
 		return run;
 	});
 };
