@@ -571,7 +571,7 @@ describe('a messaging run on one process, followed on the other', () => {
 		editorB.session = editor.client.session;
 	});
 
-	/** A sandbox made on A, a provider pushing to it, a profile over both. */
+	/** A sandbox made on A, a provider pushing to it through `pushesTo`, a profile over both. */
 	async function setup(pushesTo: TestServer = a) {
 		const created = await editor.client.json<{ sandbox: { id: string; pushUrl: string } }>(
 			'/api/sandboxes',
@@ -672,5 +672,16 @@ describe('a messaging run on one process, followed on the other', () => {
 		const seen = await theirs;
 		expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
 		expect((seen.at(-1)!.data.run as { id: number }).id).toBe(own.body.id);
+	});
+
+	it("sees the provider's push that lands on the other process's gateway", async () => {
+		const { provider, run: on } = await setup(b);
+		const answer = await run(editor.client, on);
+		expect(answer.status).toBe(200);
+		expect(answer.body.result).toMatchObject({ findings: [] });
+		expect(answer.body.ok).toBe(true);
+		expect(answer.body.steps.find((s) => s.service === 'pushReceived')?.decision.status).toBe('ok');
+		expect(provider.pushes.map((p) => p.status)).toContain(200);
+		expect(provider.gatewayUrl.startsWith(b.url)).toBe(true);
 	});
 });
