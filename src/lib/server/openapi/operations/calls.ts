@@ -444,7 +444,7 @@ const flowOperations: OperationSpec[] = [
 		path: '/api/flows/messaging/live/{key}',
 		summary: 'A messaging run as it happens, as server-sent events',
 		description:
-			'Open it with a key of your own (16 to 64 letters, digits, `-` or `_`), then run `POST /api/flows/messaging` with `live` set to it: one `journey` event per step (`{"kind": "step", "phone", "step"}`, as the run lists it) and per change of a phone (`{"kind": "state", "phone", "state"}`), then the kept run (`{"kind": "done", "run"}`), each `id:` counting from 1. A stream opened late first gets everything its key kept (its last 200 items, for 10 minutes, within the instance’s budget for all keys); `Last-Event-ID` (or `?after=<id>`) resumes after that id. Only the caller’s own keys are read, on the instance that runs the journey; with several instances the kept run is in `GET /api/profiles/{id}/flows/{runId}` on every one.' +
+			'Open it with a key of your own (16 to 64 letters, digits, `-` or `_`), then run `POST /api/flows/messaging` with `live` set to it: one `journey` event per step (`{"kind": "step", "phone", "step"}`, as the run lists it) and per change of a phone (`{"kind": "state", "phone", "state"}`), then the kept run (`{"kind": "done", "run"}`), each `id:` counting from 1. A stream opened late first gets everything its key kept (its last 200 items, for 10 minutes after the last one, of the caller’s 20 newest keys, within a budget for all keys); `Last-Event-ID` (or `?after=<id>`) resumes after that id. Only the caller’s own keys are read. With several instances on one PostgreSQL, a stream on any of them follows a run on any other; the kept run is in `GET /api/profiles/{id}/flows/{runId}` on every one.' +
 			ACCESS_ENDS +
 			FALLS_BEHIND,
 		tag: 'Flows',
