@@ -72,4 +72,23 @@ describe('a run followed live', () => {
 		expect(kept).toContain('pass=');
 		expect(kept).not.toContain('alice-secret');
 	});
+
+	it('writes an item once more when its write fails, as a deadlock between instances would', async () => {
+		let failures = 1;
+		const flaky = {
+			...store,
+			liveItems: {
+				...store.liveItems,
+				add: (...args: Parameters<Store['liveItems']['add']>) =>
+					failures-- > 0
+						? Promise.reject(new Error('deadlock detected'))
+						: store.liveItems.add(...args)
+			}
+		};
+		const feed = liveFeed({ store: flaky } as ServerContext, userId, 'retried-0123456789', input);
+		await feed.done({ id: 9 } as FlowRunView);
+		expect(await liveChannel(ctx, userId, 'retried-0123456789').after(0)).toMatchObject([
+			{ id: 1, kind: 'done' }
+		]);
+	});
 });

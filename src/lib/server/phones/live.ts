@@ -91,9 +91,11 @@ export function liveFeed(ctx: ServerContext, userId: number, key: string, input:
 	let warned = false;
 	const publish = (item: Item) => {
 		const text = JSON.stringify(item);
+		// Once more after a failure: two instances trimming the byte budget at once can deadlock.
+		const add = () => ctx.store.liveItems.add(userId, key, text, Date.now(), LIMITS);
 		written = written.then(async () => {
 			try {
-				const id = await ctx.store.liveItems.add(userId, key, text, Date.now(), LIMITS);
+				const id = await add().catch(add);
 				if (events.listenerCount(topic) > 0) events.emit(topic, { ...item, id });
 				announce(topic);
 			} catch (error) {
