@@ -164,7 +164,10 @@ export const AuditEntrySchema = z
 		action: z.string().meta({ example: 'profile.saved' }),
 		target: z.string().nullable().meta({ description: 'What the action was done to.' }),
 		ip: z.string().nullable(),
-		details: z.record(z.string(), z.unknown()).nullable()
+		details: z.record(z.string(), z.unknown()).nullable().meta({
+			description:
+				'What the action needs said, never a body, password, token or secret value; `requestId` names the request that made it.'
+		})
 	})
 	.meta({ id: 'AuditEntry', description: 'Who did what, and when.' });
 
@@ -185,7 +188,7 @@ export const AuditStreamStatusSchema = z
 			.number()
 			.int()
 			.meta({ description: 'Entries waiting in the outbox, of every instance.' }),
-		lastDeliveredAt: Millis.nullable(),
+		lastDeliveredAt: Millis.nullable().meta({ description: 'Null when none yet.' }),
 		lastDeliveredId: z.number().int().nullable(),
 		lastError: z
 			.string()
@@ -193,7 +196,11 @@ export const AuditStreamStatusSchema = z
 			.meta({ description: 'Stays after the receiver recovered: compare the times.' }),
 		lastErrorAt: Millis.nullable()
 	})
-	.meta({ id: 'AuditStreamStatus', description: 'The audit stream’s state.' });
+	.meta({
+		id: 'AuditStreamStatus',
+		description:
+			'The audit stream’s state. Off, the rest still describes the outbox: entries left wait there until it is on again.'
+	});
 export type AuditStreamStatus = z.infer<typeof AuditStreamStatusSchema>;
 
 /** `GET /api/audit/stream`. */

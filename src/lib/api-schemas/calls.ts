@@ -31,10 +31,10 @@ const CallErrorSchema = z.object({
 			'`blocked_scheme`, `blocked_userinfo`, `blocked_port`, `blocked_method`, `blocked_address`, `invalid_header`, `invalid_url` (refused, nothing sent); `dns_failed`, `dns_timeout`, `connect_refused`, `connect_timeout`, `connect_failed`, `tls_failed`, `headers_timeout`, `body_timeout`, `timeout`, `cancelled`, `upstream_error`.'
 	}),
 	message: z.string(),
-	rule: z
-		.string()
-		.optional()
-		.meta({ description: 'The address rule that refused it (`loopback`, `private`, …).' }),
+	rule: z.string().optional().meta({
+		description:
+			'With `blocked_address`: the address rule that refused it (`loopback`, `private`, `linkLocal`, `metadata`, `carrierGradeNat`, `reserved`, …).'
+	}),
 	address: z.string().optional().meta({ description: 'The address that was refused.' })
 });
 
@@ -111,25 +111,33 @@ const FetchedMessagesSchema = z
 	.object({
 		shape: z.enum(['modern', 'legacy']),
 		format: z.enum(['json', 'xml']),
-		date: z.string().nullable(),
+		date: z.string().nullable().meta({
+			description: 'The answer’s date; one too long to read is shown cut to 64 characters.'
+		}),
 		received: z.number().int(),
 		sent: z.number().int(),
 		newMessages: z.number().int(),
-		threads: z.array(
-			z.object({
-				thread: z.string(),
-				received: z.number().int(),
-				sent: z.number().int(),
-				unread: z.number().int(),
-				last: FetchedMessageSchema
-			})
-		),
-		moreThreads: z.number().int(),
+		threads: z
+			.array(
+				z.object({
+					thread: z.string(),
+					received: z.number().int(),
+					sent: z.number().int(),
+					unread: z.number().int(),
+					last: FetchedMessageSchema
+				})
+			)
+			.meta({ description: 'At most 50, each with its last message.' }),
+		moreThreads: z.number().int().meta({ description: 'Threads beyond the 50 listed.' }),
 		nextLastKnownSmsId: z.string().nullable().meta({ description: 'null: unchanged.' }),
 		nextLastKnownSentSmsId: z.string().nullable().meta({ description: 'null: unchanged.' }),
 		summary: z.string()
 	})
-	.meta({ id: 'FetchedMessages' });
+	.meta({
+		id: 'FetchedMessages',
+		description:
+			'Fetch Messages: what the app shows and the ids it sends next time; a success when the app reads the answer. A text over 10,000 characters is named (`fetch_text_long`, info); an answer that cannot be read is `silentlyIgnore` instead.'
+	});
 
 const ShownFormat = z.enum(['json', 'xml']).nullable();
 
@@ -140,7 +148,10 @@ const BalanceReadingSchema = z
 		format: ShownFormat,
 		verdict: z.string()
 	})
-	.meta({ id: 'BalanceReading' });
+	.meta({
+		id: 'BalanceReading',
+		description: 'Balance Checker: a success when the app shows a text.'
+	});
 
 /** Rate Checker: the rate texts the app shows beside the number, or why it shows none. */
 const RateReadingSchema = z
@@ -155,7 +166,11 @@ const RateReadingSchema = z
 		format: ShownFormat,
 		verdict: z.string()
 	})
-	.meta({ id: 'RateReading' });
+	.meta({
+		id: 'RateReading',
+		description:
+			'Rate Checker: the texts the app shows beside the number (a success when it shows one); the call’s `smartUri` selects the smart rates.'
+	});
 
 /** Initial provisioning: the settings the app merges from the `<account>` answer, or why it stops. */
 const ProvisioningAnswerSchema = z
@@ -180,7 +195,11 @@ const ProvisioningAnswerSchema = z
 		}),
 		verdict: z.string()
 	})
-	.meta({ id: 'ProvisioningAnswer' });
+	.meta({
+		id: 'ProvisioningAnswer',
+		description:
+			'Initial provisioning: the settings the app merges from the `<account>` answer (its credentials masked as the call’s secrets are); a success when `outcome` is `merged`.'
+	});
 /** Web Service Contacts: what the app does with its list, and what the next refresh asks. */
 const ContactsReadingSchema = z
 	.object({
@@ -193,7 +212,11 @@ const ContactsReadingSchema = z
 			.meta({ description: 'Sent back as If-Modified-Since at the next refresh.' }),
 		verdict: z.string()
 	})
-	.meta({ id: 'ContactsReading' });
+	.meta({
+		id: 'ContactsReading',
+		description:
+			'Web Service Contacts: a success when the app ends with a current list (a `304` too); the sample value `lastModified` is sent as If-Modified-Since.'
+	});
 
 /** What the service's caller does with a response. */
 const CallerActionSchema = z.discriminatedUnion('kind', [
@@ -228,16 +251,24 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('rate'), result: RateReadingSchema }),
 	z.object({
 		kind: z.literal('report'),
-		delivered: z.boolean().meta({ description: 'Whether the app counts the report as delivered.' }),
-		duty: z
-			.string()
-			.nullable()
-			.meta({ description: 'What the provider should do with the call; null: not delivered.' })
+		delivered: z.boolean().meta({
+			description:
+				'Account Removal and Push Notification Reporter: whether the app counts the report as delivered (a 2xx). Warnings `reporter_not_2xx`, `reporter_html_answer`, note `reporter_body_large`; nothing is ever shown to the user.'
+		}),
+		duty: z.string().nullable().meta({
+			description:
+				'What the provider should do with a delivered report (delete the selector’s tokens; count the push test or delivery); null: not delivered.'
+		})
 	}),
 	z.object({ kind: z.literal('provisioningAnswer'), result: ProvisioningAnswerSchema }),
 	z.object({ kind: z.literal('contacts'), result: ContactsReadingSchema }),
 	z.object({ kind: z.literal('pushResults'), result: GatewayInterpretationSchema }),
-	z.object({ kind: z.literal('wizardNext'), placeholders: z.record(z.string(), z.string()) }),
+	z.object({
+		kind: z.literal('wizardNext'),
+		placeholders: z
+			.record(z.string(), z.string())
+			.meta({ description: 'The `%key%` values the wizard’s next step can use.' })
+	}),
 	z.object({ kind: z.literal('wizardStays') }),
 	z.object({ kind: z.literal('wizardMessageBox'), text: z.string(), source: ShownSource })
 ]);
@@ -245,15 +276,24 @@ const CallerActionSchema = z.discriminatedUnion('kind', [
 /** The core's interpretation of a response. */
 export const InterpretationSchema = z
 	.object({
-		success: z.boolean(),
+		success: z.boolean().meta({
+			description:
+				'Whether the caller counts it a success by the service’s rule (`rule` says which).'
+		}),
 		rule: z.string().meta({ description: 'The success rule applied, in words.' }),
-		action: CallerActionSchema,
+		action: CallerActionSchema.meta({
+			description:
+				'What the caller does, by `kind`: the contract’s services `success`, `storeSmsId`, `showUser`, `showGenericError`, `silentlyIgnore`, `retryLater`, `phoneNumbers`, `provisioningAccount`, `wizardNext`, `wizardStays`, `wizardMessageBox`; the services beyond it `fetchedMessages`, `balance`, `rate`, `report`, `provisioningAnswer`, `contacts`; the gateway `pushResults`.'
+		}),
 		summary: z.string().meta({ description: 'One sentence: what the caller does.' }),
 		shownToUser: z
 			.string()
 			.nullable()
 			.meta({ description: 'The exact text the user is shown; null when nothing is.' }),
-		issues: z.array(IssueSchema),
+		issues: z.array(IssueSchema).meta({
+			description:
+				'What the caller would misread. Send Message adds `error_flag_with_2xx`, `message_id_not_sms_id` (warnings) and `error_flag_style` (info).'
+		}),
 		shape: z
 			.object({
 				shape: z.object({
@@ -269,7 +309,10 @@ export const InterpretationSchema = z
 					label: z.string(),
 					reading: z.string()
 				}),
-				errorFlag: z.object({ value: z.string(), description: z.string().optional() }).optional()
+				errorFlag: z
+					.object({ value: z.string(), description: z.string().optional() })
+					.optional()
+					.meta({ description: 'The error flag found, with what it says.' })
 			})
 			.optional()
 			.meta({ description: 'Send Message only: the answer shape seen in practice it matched.' })
@@ -295,7 +338,10 @@ export const CallResultSchema = z
 export const TestCallAnswerSchema = z
 	.object({
 		id: z.number().int().meta({ description: 'The call’s id in your history.' }),
-		calls: z.array(CallResultSchema),
+		calls: z.array(CallResultSchema).meta({
+			description:
+				'One per request sent, in order; a Digest challenge answered adds its second exchange, its `Authorization` masked.'
+		}),
 		issues: z.array(ProblemSchema).meta({ description: 'The build’s issues, secrets masked.' })
 	})
 	.meta({ id: 'TestCallAnswer' });
@@ -415,7 +461,11 @@ export const SandboxSettingsViewSchema = z
 		defaultPlatform: PushTargetSchema,
 		rateLimit: z.number().int()
 	})
-	.meta({ id: 'SandboxSettings', description: 'The simulated upstream push service.' });
+	.meta({
+		id: 'SandboxSettings',
+		description:
+			'The simulated upstream push service; each field as `POST /api/sandboxes` describes it.'
+	});
 
 /** A push sandbox. */
 export const SandboxSchema = z
@@ -494,12 +544,14 @@ export const GatewayResponseSchema = GatewayResponseObjectSchema.meta({
 // Push composer
 
 /** A push request as sent to the gateway. */
-export const PushHttpRequestSchema = z.object({
-	method: z.literal('POST'),
-	url: z.string(),
-	headers: z.array(HeaderFieldSchema),
-	body: z.string()
-});
+export const PushHttpRequestSchema = z
+	.object({
+		method: z.literal('POST'),
+		url: z.string(),
+		headers: z.array(HeaderFieldSchema),
+		body: z.string()
+	})
+	.meta({ description: 'The exact request sent (what “Copy as cURL” copies).' });
 
 /** A gateway's response as received by the composer. */
 export const PushResponseSchema = z.object({
@@ -516,7 +568,9 @@ export const PushResponseSchema = z.object({
 export const PushVerdictsSchema = z.object({
 	endpoint: PushEndpointSchema,
 	httpStatus: z.number().int(),
-	elements: z.array(PushElementVerdictSchema),
+	elements: z
+		.array(PushElementVerdictSchema)
+		.meta({ description: 'One verdict per element sent, in order.' }),
 	summary: z.string()
 });
 
@@ -525,7 +579,9 @@ export const PushSendAnswerSchema = z
 	.object({
 		request: PushHttpRequestSchema,
 		target: z.discriminatedUnion('kind', [
-			z.object({ kind: z.literal('sandbox'), id: z.string(), name: z.string() }),
+			z.object({ kind: z.literal('sandbox'), id: z.string(), name: z.string() }).meta({
+				description: 'Delivered inside the app and recorded as any push the sandbox receives.'
+			}),
 			z.object({
 				kind: z.literal('url'),
 				origin: z.string().meta({ description: 'The URL’s origin only.' })
@@ -535,7 +591,7 @@ export const PushSendAnswerSchema = z
 			description: 'Null when nothing came back (`error` says why).'
 		}),
 		verdicts: PushVerdictsSchema.nullable(),
-		error: CallErrorSchema.nullable()
+		error: CallErrorSchema.nullable().meta({ description: 'The test calls’ codes.' })
 	})
 	.meta({ id: 'PushSendAnswer', description: 'A composed push as sent and as answered.' });
 export type PushSendAnswerBody = z.infer<typeof PushSendAnswerSchema>;
@@ -543,7 +599,10 @@ export type PushSendAnswerBody = z.infer<typeof PushSendAnswerSchema>;
 // Flows
 
 const DecisionSchema = z.object({
-	status: z.enum(['ok', 'ignored', 'failed', 'skipped']),
+	status: z.enum(['ok', 'ignored', 'failed', 'skipped']).meta({
+		description:
+			'`ignored`: silently ignored, as the contract says; `failed`: the flow stops (except for the independent steps of `contacts` and `send-message`); `skipped`: no call, and `text` says why.'
+	}),
 	text: z.string().meta({ description: 'What happened and what the user sees.' }),
 	shownToUser: z.string().nullable()
 });
@@ -591,7 +650,10 @@ export const FlowStepSchema = z
 					'The messaging journey’s wait: the push the recipient’s phone received at the sandbox (null when none came).'
 			}),
 		interpretation: InterpretationSchema.nullable(),
-		error: z.object({ code: z.string(), message: z.string() }).nullable(),
+		error: z.object({ code: z.string(), message: z.string() }).nullable().meta({
+			description:
+				'Why no response came: a test call’s refusal or failure (`https_required`, `invalid_header`, `blocked_*`, `connect_refused`, `*_timeout`, …).'
+		}),
 		filled: z
 			.record(z.string(), z.string())
 			.meta({ description: 'The values the flow filled in for this step, secrets masked.' }),
@@ -605,13 +667,13 @@ export const FlowStepSchema = z
 
 const FlowResultSchema = z.record(z.string(), z.unknown()).meta({
 	description:
-		'What the journey gave: `wizard` (registration), `sso`, `smsIds` (send-message), or the `push` sent (app start).'
+		'What the journey gave: `wizard` (registration: `page`, `provisioned`, `messageBox`, `placeholders`); `sso` (`credentials` with where `%username%` and `%password%` came from, `authentication` with `numbers`, `uri`, `networkId` and whether defaulted, `impaired`: what stops working when External Authentication fails); `smsIds` (send-message); or the `push` sent (app start).'
 });
 
-const FlowDraftSchema = z
-	.object({ baseRevision: z.number().int().nullable() })
-	.nullable()
-	.meta({ description: 'Set for a run of a profile’s unsaved draft.' });
+const FlowDraftSchema = z.object({ baseRevision: z.number().int().nullable() }).nullable().meta({
+	description:
+		'Set for a run of a profile’s unsaved draft (`baseRevision` null when not given); null otherwise.'
+});
 
 /** `POST /api/flows/{name}`, 200. */
 export const FlowRunSchema = z
@@ -672,10 +734,12 @@ export const MessagingFindingSchema = z
 		severity: z.enum(['error', 'warning', 'info']),
 		message: z.string(),
 		rule: z.string().meta({ description: 'The rule behind the check, as its source writes it.' }),
-		source: z.object({
-			kind: z.enum(['contract', 'docs', 'providers', 'inference']),
-			ref: z.string()
-		})
+		source: z
+			.object({
+				kind: z.enum(['contract', 'docs', 'providers', 'inference']),
+				ref: z.string()
+			})
+			.meta({ description: 'Only a `contract` or `docs` rule makes an error.' })
 	})
 	.meta({ id: 'MessagingFinding', description: 'What a messaging round found, with its rule.' });
 

@@ -5,10 +5,15 @@ import { z } from '$lib/core/zod';
 const Backend = z.enum(['sqlite', 'postgres']);
 
 /** How live records reach this instance (PostgreSQL only). */
-const LiveUpdates = z.object({
-	mode: z.enum(['notify', 'poll', 'connecting']),
-	message: z.string().optional()
-});
+const LiveUpdates = z
+	.object({
+		mode: z.enum(['notify', 'poll', 'connecting']).meta({
+			description:
+				'`notify`: `LISTEN`/`NOTIFY`, at once. `poll`: every second, because of `LIVE_UPDATES=poll` or because the start’s test notification never came (as behind a transaction-mode pooler). `connecting`: the listening connection is being opened or proved; streams poll meanwhile. Polling is no outage: still 200.'
+		}),
+		message: z.string().optional().meta({ description: 'With `poll`: which of the two.' })
+	})
+	.meta({ description: 'PostgreSQL only: how other instances’ records reach this one’s streams.' });
 
 /** `GET /api/health`, 200 and 503. */
 export const HealthSchema = z
@@ -18,7 +23,10 @@ export const HealthSchema = z
 			backend: Backend,
 			ok: z.boolean(),
 			latencyMs: z.number().optional().meta({ description: 'How long the database took.' }),
-			message: z.string().optional()
+			message: z.string().optional().meta({
+				description:
+					'With 503: no answer within 2 s (the database’s own error goes to the log only).'
+			})
 		}),
 		liveUpdates: LiveUpdates.optional()
 	})
@@ -32,7 +40,10 @@ export const LivenessSchema = z
 		eventLoop: z.object({
 			p99Ms: z.number(),
 			maxMs: z.number(),
-			stuck: z.boolean().meta({ description: 'Blocked for too long within the last minute.' })
+			stuck: z.boolean().meta({
+				description:
+					'The event loop was blocked over 5 s within the last half minute to minute (503); a loop blocked for good answers nothing, and the probe’s timeout catches it.'
+			})
 		})
 	})
 	.meta({ id: 'Liveness' });
@@ -41,7 +52,10 @@ export const LivenessSchema = z
 export const ReadinessSchema = z
 	.object({
 		ok: z.boolean(),
-		reason: z.enum(['stopping', 'database']).optional(),
+		reason: z.enum(['stopping', 'database']).optional().meta({
+			description:
+				'With 503: `database` (an outage, or not migrated yet) or `stopping` (from the moment a stop begins).'
+		}),
 		message: z.string().optional(),
 		database: z
 			.object({ backend: Backend, ok: z.boolean(), latencyMs: z.number().optional() })

@@ -124,12 +124,16 @@ export type RevisionList = z.infer<typeof RevisionListSchema>;
 export const FieldChangeSchema = z
 	.object({
 		path: z.string().meta({
-			description: 'Where the field is in the document (`services.sendMessage.genericSmsSendUrl`).'
+			description:
+				'Where the field is in the document, stable: `services.sendMessage.genericSmsSendUrl`, `scenarios["Text message"].values.sms_to`, `preservedXml[0]`; a scenario added or removed is a change of `scenarios["Text message"]` with an empty value.'
 		}),
-		label: z.string().meta({ description: 'The field in the catalogue’s words.' }),
+		label: z.string().meta({
+			description:
+				'The field in the catalogue’s words: `Send Message · URL`, `Scenario “Text message” · %sms_to%`, `Kept XML element <codec> in provisioning/account/core`.'
+		}),
 		kind: z.enum(['added', 'removed', 'changed']),
 		before: z.string().optional(),
-		after: z.string().optional()
+		after: z.string().optional().meta({ description: 'A kept element’s value is its XML.' })
 	})
 	.meta({ id: 'FieldChange', description: 'One field that differs; secret values masked.' });
 
@@ -143,7 +147,7 @@ export type RevisionDiff = z.infer<typeof RevisionDiffSchema>;
 export const ProfileBackup = ProfileBackupSchema.extend({ document: ProfileDocument }).meta({
 	id: 'ProfileBackup',
 	description:
-		'A whole revision’s document as JSON; secret values are the mask unless `secrets` is `included`.'
+		'A whole revision’s document as JSON; secret values are the mask unless `secrets` is `included`. A key no part of a backup (`scenarioz`, a later version’s setting) is left out on restore and named, with path, line and column, as a `backup_unknown_key` warning.'
 });
 
 /** A setting the XML gave several different values. */
@@ -151,15 +155,21 @@ export const ImportConflictSchema = z
 	.object({
 		service: z.string(),
 		key: z.string(),
-		candidates: z.array(
-			z.object({
-				element: z.string().meta({ description: 'The element it came from.' }),
-				line: z.number().int(),
-				value: z.string()
-			})
-		)
+		candidates: z
+			.array(
+				z.object({
+					element: z.string().meta({ description: 'The element it came from.' }),
+					line: z.number().int(),
+					value: z.string()
+				})
+			)
+			.meta({ description: 'Apply one with `choices`: `"<service>.<key>": <its index>`.' })
 	})
-	.meta({ id: 'ImportConflict' });
+	.meta({
+		id: 'ImportConflict',
+		description:
+			'A setting given several values: `genericSmsPostData` beside `genericSmsSendPostData`, `genericSmsContentType` beside `genericSmsSendContentType`, or a repeated setting.'
+	});
 
 /** `POST /api/import`: what the XML holds, and against a profile what importing it changes. */
 export const XmlImportReviewSchema = z
@@ -167,14 +177,19 @@ export const XmlImportReviewSchema = z
 		form: z
 			.enum(['provisioning', 'account', 'fragment'])
 			.meta({ description: 'The shape the XML had (`fragment`: a bare list of settings).' }),
-		services: z
-			.record(z.string(), z.record(z.string(), z.string()))
-			.meta({ description: 'The settings found, by service id and configuration key.' }),
-		preservedXml: z
-			.array(PreservedXmlSchema)
-			.meta({ description: 'Elements kept as written, credentials masked.' }),
+		services: z.record(z.string(), z.record(z.string(), z.string())).meta({
+			description:
+				'The settings found, by service id and configuration key, each value a string exactly as written (`007` stays `007`).'
+		}),
+		preservedXml: z.array(PreservedXmlSchema).meta({
+			description:
+				'Unknown elements (`{ path, index, xml }`), kept as written, credentials masked, and exported at their place.'
+		}),
 		conflicts: z.array(ImportConflictSchema),
-		issues: z.array(IssueSchema),
+		issues: z.array(IssueSchema).meta({
+			description:
+				'With line and column. `xml_unknown_kept` says how many unknown elements are kept; `xml_account_values` names the kept elements that are the profile’s account values (`%account[apiUser]%`).'
+		}),
 		baseRevision: z
 			.number()
 			.int()

@@ -21,8 +21,10 @@ export const ProfileBackupSchema = z.object({
 		revision: z.number().int().positive()
 	}),
 	exportedAt: z.string().max(40),
-	/** `left_out`: secret values are the mask; `included`: they are the values themselves. */
-	secrets: z.enum(['left_out', 'included']),
+	secrets: z.enum(['left_out', 'included']).meta({
+		description:
+			'`left_out`: secret values are the mask, and restoring keeps the secrets the profile has under the same scenario names; `included`: the values themselves.'
+	}),
 	document: ProfileDocumentSchema
 });
 export type ProfileBackup = z.infer<typeof ProfileBackupSchema>;

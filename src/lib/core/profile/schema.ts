@@ -46,11 +46,19 @@ export const ScenarioSchema = z.object({
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
 /** Where pushes go and for which target platform they are checked. */
-export const PushSettingsSchema = z.object({
-	gatewayUrl: z.string().max(2000).default(''),
-	appId: z.string().max(500).default(''),
-	target: z.enum(['platformA13', 'platformAOlder', 'platformB', 'unknown']).default('unknown')
-});
+export const PushSettingsSchema = z
+	.object({
+		gatewayUrl: z.string().max(2000).default('').meta({
+			description:
+				'Where the provider’s server sends pushes: the contract’s `{push_url}`, without `/pnm2/send`.'
+		}),
+		appId: z.string().max(500).default('').meta({ description: 'Sent as `AppId`.' }),
+		target: z
+			.enum(['platformA13', 'platformAOlder', 'platformB', 'unknown'])
+			.default('unknown')
+			.meta({ description: 'The platform pushes are checked for.' })
+	})
+	.meta({ description: 'Stored as given; in no XML form, and in the backup.' });
 
 /** An element of imported XML the product does not know, kept to be written back on export. */
 export const PreservedXmlSchema = z.object({
@@ -65,7 +73,9 @@ export const PreservedXmlSchema = z.object({
 /** The whole profile document. */
 export const ProfileDocumentSchema = z.object({
 	version: z.literal(1).default(1),
-	services: z.partialRecord(TemplateServiceIdSchema, ServiceSettingsSchema).default({}),
+	services: z.partialRecord(TemplateServiceIdSchema, ServiceSettingsSchema).default({}).meta({
+		description: 'Each service’s settings, keyed by the contract’s configuration key names.'
+	}),
 	push: PushSettingsSchema.default({ gatewayUrl: '', appId: '', target: 'unknown' }),
 	// Secrets are stored by scenario name, so names are unique.
 	scenarios: z
@@ -84,9 +94,16 @@ export const ProfileDocumentSchema = z.object({
 				}
 				seen.add(scenario.name);
 			});
+		})
+		.meta({
+			description:
+				'Named sets of sample values (`{ name, values }`). Secret values (`account[password]`, `account[cloud_password]`, `password`) are sealed at rest and answered as `••••••••`; a save sending `••••••••` back keeps the stored value, another value replaces it, an empty string removes it.'
 		}),
 	rawSubstitution: z.boolean().default(false),
-	preservedXml: z.array(PreservedXmlSchema).max(100_000).default([])
+	preservedXml: z.array(PreservedXmlSchema).max(100_000).default([]).meta({
+		description:
+			'Elements of imported XML the app does not know (`{ path, index, xml }`), kept as written and exported at their place.'
+	})
 });
 export type ProfileDocument = z.infer<typeof ProfileDocumentSchema>;
 

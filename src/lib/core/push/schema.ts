@@ -72,7 +72,12 @@ export type PushRequest = z.infer<typeof PushRequestSchema>;
  * platform A, version 13 or later" (Badge required for NotifyTextMessage), `unknown` when the
  * provider cannot tell.
  */
-export const PushTargetSchema = z.enum(['platformA13', 'platformAOlder', 'platformB', 'unknown']);
+export const PushTargetSchema = z
+	.enum(['platformA13', 'platformAOlder', 'platformB', 'unknown'])
+	.meta({
+		description:
+			'A device’s platform: `platformA13` (mobile platform A 13 or later: Badge required for NotifyTextMessage), `platformAOlder`, `platformB`, or `unknown`.'
+	});
 export type PushTarget = z.infer<typeof PushTargetSchema>;
 
 /** Options of `validatePush`. `target` defaults to `unknown`. */

@@ -20,7 +20,10 @@ export type PushFix = z.infer<typeof PushFixSchema>;
 export const PushElementVerdictSchema = z.object({
 	/** Position in the request (0 for a single push). */
 	index: z.number().int(),
-	verdict: z.enum(['accepted', 'stop_sending', 'fix_request', 'retry_later', 'unknown']),
+	verdict: z.enum(['accepted', 'stop_sending', 'fix_request', 'retry_later', 'unknown']).meta({
+		description:
+			'`accepted`: status 200, accepted upstream, not delivered. `stop_sending`: status 404 whose text says the token is no longer registered. `fix_request`: status 400 or another 404, or HTTP 4xx for the whole request (`fix` names what to fix). `retry_later`: status 500, HTTP 5xx or HTTP 429. `unknown`: an answer that cannot be read, or no response object for that element.'
+	}),
 	/** The verdict's title from `PUSH_ANSWER_VERDICTS`. */
 	title: z.string(),
 	/** What the provider's code should do, in words. */
@@ -29,8 +32,10 @@ export const PushElementVerdictSchema = z.object({
 	status: z.number().int().nullable(),
 	/** The gateway's `response` string, or empty. */
 	text: z.string(),
-	/** For `fix_request`: the attributes the validator finds wrong in the element as sent. */
-	fix: z.array(PushFixSchema),
+	fix: z.array(PushFixSchema).meta({
+		description:
+			'For `fix_request`: the attributes the core’s validator finds wrong in the element.'
+	}),
 	/** Why this verdict, in one or two sentences. */
 	reason: z.string()
 });

@@ -71,6 +71,10 @@ export const RUN_DOCUMENT_FIELDS = {
 			baseRevision: z.number().int().min(1).optional()
 		})
 		.optional()
+		.meta({
+			description:
+				'Only with `document`: keeps the run with that saved profile, marked as a draft (`404` without such a profile).'
+		})
 };
 
 type RunDocument = { profileId?: string; document?: unknown; draftOf?: unknown };
@@ -91,9 +95,16 @@ export function oneDocument<T extends z.ZodType<RunDocument>>(schema: T) {
 export const FlowInputSchema = oneDocument(
 	z.object({
 		...RUN_DOCUMENT_FIELDS,
-		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
-		/** The push sandbox app start sends its push through. */
-		sandboxId: z.string().min(1).max(100).optional()
+		values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}).meta({
+			description:
+				'The scenario: the flow’s inputs (see the flow). A saved profile’s non-secret account values are added; stored secrets are not used (type them).'
+		}),
+		sandboxId: z
+			.string()
+			.min(1)
+			.max(100)
+			.optional()
+			.meta({ description: '`app-start`: the push sandbox its push is sent to.' })
 	})
 );
 export type FlowInput = z.infer<typeof FlowInputSchema>;

@@ -61,10 +61,14 @@ const Account = z.strictObject({
 export const MessagingInputSchema = oneDocument(
 	z.object({
 		...RUN_DOCUMENT_FIELDS,
-		/** The sandbox the provider pushes to; by default the one the profile's push gateway URL names. */
-		sandboxId: z.string().min(1).max(100).optional(),
-		/** A key of the caller's: the run is also streamed at `GET /api/flows/messaging/live/{key}`. */
-		live: z.string().regex(LIVE_KEY).optional(),
+		sandboxId: z.string().min(1).max(100).optional().meta({
+			description:
+				'The sandbox the provider pushes to; by default the one the profile’s push gateway URL names.'
+		}),
+		live: z.string().regex(LIVE_KEY).optional().meta({
+			description:
+				'A key of yours (16 to 64 of `A-Za-z0-9_-`): the run is also streamed at `GET /api/flows/messaging/live/{key}`.'
+		}),
 		values: z.strictObject({
 			sender: Account,
 			recipient: Account,
@@ -73,8 +77,13 @@ export const MessagingInputSchema = oneDocument(
 			secondDevice: z.boolean().default(false),
 			/** Every phone signs out at the end (the Account Removal Reporter). */
 			signOut: z.boolean().default(false),
-			/** How long to wait for the provider's push to the recipient. */
-			pushTimeoutMs: z.number().int().min(100).max(MAX_PUSH_TIMEOUT_MS).default(PUSH_TIMEOUT_MS)
+			pushTimeoutMs: z
+				.number()
+				.int()
+				.min(100)
+				.max(MAX_PUSH_TIMEOUT_MS)
+				.default(PUSH_TIMEOUT_MS)
+				.meta({ description: 'How long to wait for the provider’s push to the recipient.' })
 		})
 	})
 );

@@ -21,13 +21,23 @@ export const CreateProfileSchema = z.object({
 
 /** PUT /api/profiles/:id */
 export const SaveProfileSchema = z.object({
-	baseRevision: z.number().int().positive(),
+	baseRevision: z.number().int().positive().meta({
+		description:
+			'The revision the save started from; a save on an older one is merged with the head.'
+	}),
 	document: ProfileDocument,
 	message: z.string().max(500).optional(),
-	/** Which side each conflicting field of a 409 takes (`mine` or `theirs`), by path. */
-	choices: z.record(z.string().max(1000), z.enum(['mine', 'theirs'])).optional(),
-	/** The head revision the choices were made against: they apply only while it is the head. */
-	theirsRevision: z.number().int().positive().optional()
+	choices: z
+		.record(z.string().max(1000), z.enum(['mine', 'theirs']))
+		.optional()
+		.meta({
+			description:
+				'After a 409: the side each conflicting field takes (`"<path>": "mine" | "theirs"`), one for every path of `conflicts`.'
+		}),
+	theirsRevision: z.number().int().positive().optional().meta({
+		description:
+			'After a 409: `current.revision`. The choices hold only while it is the head; a newer save is merged again.'
+	})
 });
 
 /** PATCH /api/profiles/:id */
@@ -51,7 +61,8 @@ const XmlFormSchema = z.enum(Object.keys(XML_FORMS) as [XmlForm, ...XmlForm[]], 
 /** GET /api/profiles/:id/export.xml */
 export const ExportXmlQuerySchema = z.object({
 	form: XmlFormSchema.default('provisioning').meta({
-		description: '`provisioning` (the default) or `account`.'
+		description:
+			'`provisioning` (the default): the account-level settings (Send Message, Media Reference Send, Push Token Reporter, `extSSOProv*`, `externalProvisioningOnSSODisabled`) under `provisioning/account/core`; `account`: the same as the children of an `<account>` document, as an external provisioning answer carries them. Portal settings are never in the XML.'
 	})
 });
 
@@ -95,9 +106,17 @@ export function saveResponse(outcome: SaveOutcome): Response {
 /** POST /api/profiles/:id/import */
 export const ImportXmlSchema = z.object({
 	baseRevision: z.number().int().positive(),
-	xml: z.string().max(8 * 1024 * 1024),
-	/** The chosen candidate per conflict, keyed `service.key`. */
-	choices: z.record(z.string().max(200), z.number().int().min(0)).default({})
+	xml: z
+		.string()
+		.max(8 * 1024 * 1024)
+		.meta({
+			description:
+				'Either XML form or a bare list of setting elements. A whole document replaces the profile’s XML settings and kept elements; a bare list sets only what it holds.'
+		}),
+	choices: z.record(z.string().max(200), z.number().int().min(0)).default({}).meta({
+		description:
+			'The chosen candidate of each conflict, keyed `service.key`: `"sendMessage.genericSmsSendPostData": 1`.'
+	})
 });
 
 /** POST /api/profiles/:id/backup/restore */

@@ -11,14 +11,26 @@ const TEMPLATE_SERVICES = SERVICES.filter((s) => s.kind === 'template').map((s) 
 
 /** `POST /api/preview` body. */
 export const PreviewInputSchema = z.object({
-	service: z.string().refine((id) => TEMPLATE_SERVICES.includes(id), {
-		message: `Unknown service; use one of ${TEMPLATE_SERVICES.join(', ')}.`
+	service: z
+		.string()
+		.refine((id) => TEMPLATE_SERVICES.includes(id), {
+			message: `Unknown service; use one of ${TEMPLATE_SERVICES.join(', ')}.`
+		})
+		.meta({
+			description: `A service the templates make requests for: ${TEMPLATE_SERVICES.map((id) => `\`${id}\``).join(', ')}.`
+		}),
+	settings: ServiceSettingsSchema.meta({
+		description: 'The service’s settings, keyed by the contract’s configuration key names.'
 	}),
-	settings: ServiceSettingsSchema,
-	values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}),
+	values: z.record(z.string().min(1).max(200), ScenarioValueSchema).default({}).meta({
+		description:
+			'Keyed by the placeholder between the percent signs (`sms_to`, `account[username]`). A list variable (`interestedParties`) takes `[{ username, device }]`; a per-recipient variable (`sms_to`) given as an array yields one request per element.'
+	}),
 	rawSubstitution: z.boolean().default(false),
-	/** The profile's kept XML: its own account elements are `%account[name]%` placeholders. */
-	preservedXml: z.array(PreservedXmlSchema).max(100_000).optional()
+	preservedXml: z.array(PreservedXmlSchema).max(100_000).optional().meta({
+		description:
+			'The profile’s kept XML: its account elements (`<apiUser>`) become known placeholders (`%account[apiUser]%`), as in the editor.'
+	})
 });
 
 /** One previewed request: headers as a name → value map (repeated names joined by ", "). */

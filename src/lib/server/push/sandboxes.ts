@@ -51,22 +51,33 @@ const deviceToken = z.string().trim().min(1).max(4096);
 
 /** The simulated upstream push service of a sandbox, every field optional (`PATCH`). */
 const SettingsFields = {
-	/** Application ids registered at the push service; empty: every id is. */
-	appIds: z.array(appId).max(200),
-	/** Device tokens no longer registered: status 404, stop sending to them. */
-	unregisteredTokens: z.array(deviceToken).max(2000),
-	/** The upstream service answers an error: status 500 in a 2xx answer. */
-	upstreamError: z.boolean(),
-	/** A problem inside the gateway: HTTP 500 for every request that gets as far as upstream. */
-	gatewayFault: z.boolean(),
-	/** The platform of each device token; the Badge rule and the device view follow it. */
+	appIds: z.array(appId).max(200).meta({
+		description:
+			'Application ids registered at the push service; an `AppId` not listed is status 404. Empty: every id is registered.'
+	}),
+	unregisteredTokens: z.array(deviceToken).max(2000).meta({
+		description: 'Device tokens no longer registered: status 404, "stop sending to this token".'
+	}),
+	upstreamError: z
+		.boolean()
+		.meta({ description: 'The upstream service answers an error: status 500 in an HTTP 200.' }),
+	gatewayFault: z.boolean().meta({
+		description: 'A fault inside the gateway: HTTP 500 for every request that reaches upstream.'
+	}),
 	platforms: z
 		.record(deviceToken, PushTargetSchema)
-		.refine((value) => Object.keys(value).length <= 2000, 'At most 2000 device tokens.'),
-	/** The platform of a device token not listed in `platforms`. */
-	defaultPlatform: PushTargetSchema,
-	/** Requests per second over which the sandbox answers 429 with Retry-After. */
-	rateLimit: z.number().int().min(1).max(1_000_000)
+		.refine((value) => Object.keys(value).length <= 2000, 'At most 2000 device tokens.')
+		.meta({
+			description:
+				'`{ "<DeviceToken>": platform }`: the platform of each device; the Badge rule and the device view follow it.'
+		}),
+	defaultPlatform: PushTargetSchema.meta({
+		description: 'The platform of a device token not listed in `platforms`.'
+	}),
+	rateLimit: z.number().int().min(1).max(1_000_000).meta({
+		description:
+			'Requests per second, counted over every instance, above which the sandbox answers 429 with Retry-After (20,000 for a new sandbox).'
+	})
 };
 
 /** The simulated upstream push service of a sandbox. */

@@ -33,11 +33,21 @@ export type PushSendTarget = z.infer<typeof PushSendTargetSchema>;
 /** `POST /api/push`. */
 export const PushSendInputSchema = z.strictObject({
 	endpoint: PushEndpointSchema,
-	/** The request body as a JSON value: one push object for send, a list for multisend. */
-	body: z.unknown().refine((value) => value !== undefined, 'Send the push as body.'),
-	target: PushSendTargetSchema,
-	/** The device platform assumed for the verdicts' Badge rule (a sandbox knows its own). */
-	platform: PushTargetSchema.optional()
+	body: z
+		.unknown()
+		.refine((value) => value !== undefined, 'Send the push as body.')
+		.meta({
+			description:
+				'Any JSON value, sent as compact JSON as it is (an invalid push can be sent on purpose): one push object for `send`, a list for `multisend`.'
+		}),
+	target: PushSendTargetSchema.meta({
+		description:
+			'`{ "kind": "sandbox", "sandboxId" }`: delivered inside the app and recorded. `{ "kind": "url", "url" }`: a real `{push_url}`, sent to `<url>/pnm2/<endpoint>` with the test calls’ address policy and limits (a URL of this app’s own sandbox is delivered inside).'
+	}),
+	platform: PushTargetSchema.optional().meta({
+		description:
+			'The platform the verdicts assume for the Badge rule (a sandbox uses the one it gives each token).'
+	})
 });
 export type PushSendInput = z.infer<typeof PushSendInputSchema>;
 

@@ -24,7 +24,9 @@ import { headDocument, headSecretOrigins } from '../profiles';
  * (settings and values as the editor has them), or a saved profile, a service and a scenario.
  */
 
-const CallId = z.string().uuid().optional();
+const CallId = z.string().uuid().optional().meta({
+	description: 'A UUID of yours, to cancel the call with `DELETE /api/test-calls/running/{callId}`.'
+});
 
 /**
  * The preview's body. `secretsFrom` names the saved profile the editor shows, whose history the
@@ -36,15 +38,24 @@ export const InlineCallSchema = PreviewInputSchema.extend({
 	secretsFrom: z
 		.object({ profileId: z.string().uuid(), scenario: z.string().min(1).max(100).optional() })
 		.optional()
+		.meta({
+			description:
+				'Keeps the call in that saved profile’s history; with `scenario`, a value sent as `••••••••` takes that scenario’s stored secret, but only when every request goes to an origin the saved profile sends the service to.'
+		})
 });
 
 /** A saved profile's service, with one of its scenarios. */
-export const ProfileCallSchema = z.object({
-	profileId: z.string().uuid(),
-	service: TemplateServiceIdSchema,
-	scenario: z.string().min(1).max(100),
-	callId: CallId
-});
+export const ProfileCallSchema = z
+	.object({
+		profileId: z.string().uuid(),
+		service: TemplateServiceIdSchema,
+		scenario: z.string().min(1).max(100),
+		callId: CallId
+	})
+	.meta({
+		description:
+			'A saved profile’s service, with its scenario’s values over the catalogue’s samples.'
+	});
 
 function schemaFor(value: unknown) {
 	const isProfile = typeof value === 'object' && value !== null && 'profileId' in value;

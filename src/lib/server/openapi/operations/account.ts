@@ -308,7 +308,7 @@ export const accountOperations: OperationSpec[] = [
 		path: '/api/audit/export',
 		summary: 'The audit log as a file',
 		description:
-			"The whole log, or the entries the filters match, oldest first, streamed. `jsonl`: one entry a line as the list shows it, with its time also as `time` (ISO 8601). `csv`: RFC 4180, UTF-8, CRLF, the header `id,time,actor_id,actor,action,target,ip,details`, `details` as JSON; a cell a spreadsheet would run as a formula starts with `'`. The export is recorded (`audit.exported`) as it starts.",
+			"The whole log, or the entries the filters match (`until` exclusive), oldest first, streamed a thousand at a time as the client takes them. `jsonl` (`application/jsonl; charset=utf-8`): one entry a line as the list shows it, with its time also as `time` (ISO 8601). `csv` (`text/csv; charset=utf-8; header=present`): RFC 4180, UTF-8 without BOM, CRLF, the header `id,time,actor_id,actor,action,target,ip,details`, `time` ISO 8601 (UTC), `details` as JSON, empty cells for what is absent; a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it rather than running it. The export is recorded (`audit.exported`, with the format and filters) as it starts, so it is the last entry of a full export.",
 		tag: 'Audit',
 		params: { query: AuditExportQuerySchema },
 		answers: {

@@ -99,7 +99,7 @@ const testCallOperations: OperationSpec[] = [
 		path: '/api/test-calls',
 		summary: 'Send a service’s requests through the server and interpret each answer',
 		description:
-			'Sends the request(s) the preview shows, byte for byte, through the outbound policy, and answers each response with what the service’s caller does with it. The body is the preview’s (with `callId` to cancel it, and `secretsFrom` to keep it with a saved profile and fill values sent as the mask from its scenario), or a saved profile’s service and scenario. A stored secret goes only to the origins it was typed for. Secret values are masked everywhere in the answer. Every request is audited as `test_call`, and the call is kept in your history. The start script serves this endpoint before the kit for an ordinary call; the answers are the same.',
+			'Sends the request(s) the preview shows, byte for byte, through the outbound policy, and answers each response with what the service’s caller does with it. The body is the preview’s (with `callId` to cancel it, and `secretsFrom` to keep it with a saved profile and fill values sent as the mask from its scenario), or a saved profile’s service and scenario. A stored secret goes only to the origins it was typed for. Secret values are masked everywhere in the answer. Every request is audited as `test_call`, and the call is kept in your history. The start script serves this endpoint before the kit for an ordinary call; the answers are the same.\n\nWeb Service Contacts with `wsContactsAuthUsername` set: a `401` with a Digest challenge (RFC 7616: MD5, SHA-256, `qop=auth`) is answered once, to the same URL, through the same outbound rules; `calls` then holds both exchanges and an issue says how it went (`digest_answered`, `digest_refused`, `digest_algorithm_unsupported`, `digest_qop_unsupported`, `digest_no_nonce`, `digest_no_challenge`, `digest_no_password`). A stored `wsContactsAuthPassword` is used only with an origin it was typed for.',
 		tag: 'Test calls',
 		body: {
 			schema: TestCallBodySchema,
@@ -119,7 +119,7 @@ const testCallOperations: OperationSpec[] = [
 			429: TOO_MANY_CALLS
 		},
 		errors: {
-			400: '`invalid_input` or `invalid_json` (`issues` says why); `secret_origin`: a stored secret would go to another origin than the one it was typed for; `invalid_header`: a header would hold a line break or NUL once expanded; `https_required`: an https-only service with an http: URL. Nothing was sent.',
+			400: '`invalid_input` or `invalid_json` (`issues` says why); `secret_origin`: a stored secret would go to another origin than the one it was typed for; `invalid_header`: a header would hold a line break or NUL once expanded; `https_required`: an https-only service (External Authentication, External provisioning on SSO) with an http: URL, the app’s own sink included. Nothing was sent.',
 			404: '`not_found`: no such profile (`profileId`, `secretsFrom`) or no such scenario in it; nothing was sent.'
 		}
 	},
@@ -388,7 +388,7 @@ const flowOperations: OperationSpec[] = [
 		path: '/api/flows/{name}',
 		summary: 'Run one of the platform’s journeys end to end',
 		description:
-			'Runs the platform’s calls in order, each step’s answer feeding the next, over a saved profile (`profileId`) or an unsaved document (`document`, with `draftOf` to keep the run with the profile it is a draft of). Each step is sent as a test call is; the run holds one of your calls in flight. `200` also when a step failed: `ok` says whether the journey went as the contract wants.',
+			'Runs the platform’s calls in order, each step’s answer feeding the next, over a saved profile (`profileId`) or an unsaved document (`document`, with `draftOf` to keep the run with the profile it is a draft of). Each step is sent as a test call is; the run holds one of your calls in flight. `200` also when a step failed: `ok` says whether the journey went as the contract wants. A missing input, or a placeholder a template uses that the flow does not fill, is `400 missing_values`, nothing sent.\n\n- `registration` (`phoneNumber`, `pin`): Phone Number Verifier with `%phoneNumber%`; then the external provisioning call (`initialProvisioning` when `InitialProvisioningUrl` is set, else `extSSOProv`, URL by priority) with `%account[cloud_username]%`/`%username%` = number, `%account[cloud_password]%`/`%password%` = PIN, plus the verifier’s `%key%`s (number and PIN win over a key of the same name; `externalProvisioningOnSSODisabled` is ignored; an answer that is no account document fails the wizard).\n- `sso` (`account[cloud_username]`, `account[cloud_password]`; optional `cloud_id`, networkId’s default): the external provisioning call (skipped by `externalProvisioningOnSSODisabled` = 1, or when no URL is set), then External Authentication with `%username%`/`%password%` from the account document or the device (a non-2xx or other answer is ignored; an unreachable provisioning URL stops the sign-in).\n- `contacts` (the event payloads the templates use): Invitation Accepted, then New Smart Contact, each one whose URL is set (both are sent: they are independent).\n- `send-message` (`sms_to`, a list: one call per recipient; `sms_body`): Send Message once per recipient.\n- `app-start` (`selector`, `pushToken`, `pushappid`; `sandboxId`): Push Token Reporter (made once more when it fails; with `pushTokenOther` and `platform` = `platformA13`, a first report with a null `pushTokenOther`, then one with the value), then a `NotifyTextMessage` (Badge 1, Sound `default`) to the reported token and selector, sent to the sandbox; with `push` = `NotifyReprovision` that push instead (only AppId, DeviceToken and Selector: the device reloads its configuration); any other `push` is `400 invalid_input`.',
 		tag: 'Flows',
 		params: { path: flowName },
 		body: {
@@ -517,7 +517,7 @@ const PUSH_EXAMPLE = {
 };
 
 const BAD_REQUEST = gatewayAnswer(
-	'`{ status: 400, response }`: a Content-Type other than `application/json` (form posts included), invalid JSON, or a body of the wrong kind; recorded.'
+	'`{ status: 400, response }`: a method other than POST; a Content-Type other than `application/json` (parameters allowed; form posts included, whatever their Origin); invalid JSON; `send` not one object; `multisend` `null` or not a list or object. Recorded.'
 );
 const GATEWAY_FAULT = gatewayAnswer(
 	'`{ status: 500, response }`: the sandbox’s `gatewayFault` is on and a push reached the upstream.'
@@ -533,7 +533,7 @@ const gatewayOperations: OperationSpec[] = [
 		path: '/sandbox/{key}/pnm2/send',
 		summary: 'A push sandbox’s gateway: one push',
 		description:
-			'What a provider’s server calls, at its `{push_url}` with `/pnm2/send`: no session and no Origin, the key is the credential. Answered as the contract’s Errors table says, in the gateway’s own shape, and recorded: HTTP 200 with one response object whose `status` is 200 (accepted upstream, not delivered), 400 (verb, AppId or DeviceToken missing), 404 (missing data, an application id not registered, or a token no longer registered: stop sending to it) or 500 (the upstream answered an error). Another method is answered HTTP 400 `{ status: 400, response }` and another path below the key 404, as the contract says.',
+			'What a provider’s server calls, at its `{push_url}` with `/pnm2/send`: no session and no Origin, the key is the credential. Answered as the contract’s Errors table says (the catalogue’s `PUSH_GATEWAY_OUTCOMES`), in the gateway’s own shape, and recorded: HTTP 200 with one response object whose `status` is 200 (accepted upstream, not delivered), 400 (verb, AppId or DeviceToken missing; no push), 404 (missing data: Selector per verb, Badge on platform A 13+, an application id not in `appIds`; or a token in `unregisteredTokens`: stop sending to it) or 500 (`upstreamError`). Another method is answered HTTP 400 `{ status: 400, response }` and another path below the key 404, as the contract says.',
 		tag: 'Gateway',
 		access: 'public',
 		params: { path: gatewayKey },
