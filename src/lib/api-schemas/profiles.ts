@@ -88,7 +88,10 @@ export const MergeConflictSchema = z
 		theirs: z.string().optional(),
 		secret: z.boolean().meta({ description: 'A secret’s values are shown as the mask.' })
 	})
-	.meta({ id: 'MergeConflict' });
+	.meta({
+		id: 'MergeConflict',
+		description: 'A side is absent where the field does not exist there; secrets are masked.'
+	});
 
 /** A save refused: the head as it is, what was sent, and the fields both changed. */
 export const SaveConflictSchema = ErrorSchema.extend({
@@ -147,7 +150,7 @@ export type RevisionDiff = z.infer<typeof RevisionDiffSchema>;
 export const ProfileBackup = ProfileBackupSchema.extend({ document: ProfileDocument }).meta({
 	id: 'ProfileBackup',
 	description:
-		'A whole revision’s document as JSON; secret values are the mask unless `secrets` is `included`. A key no part of a backup (`scenarioz`, a later version’s setting) is left out on restore and named, with path, line and column, as a `backup_unknown_key` warning.'
+		'A whole revision’s document as JSON; secret values are the mask unless `secrets` is `included`. A key no part of a backup (`scenarioz`, a later version’s setting) is left out on restore and named, with path, line and column, as a `backup_unknown_key` warning in the review and by `provisioning-studio check`.'
 });
 
 /** A setting the XML gave several different values. */
@@ -224,9 +227,10 @@ export type PreviewRequest = z.infer<typeof PreviewRequestSchema>;
 /** `POST /api/preview`. */
 export const PreviewSchema = z
 	.object({
-		requests: z
-			.array(PreviewRequestSchema)
-			.meta({ description: 'Empty when the service is not called; an issue says why.' }),
+		requests: z.array(PreviewRequestSchema).meta({
+			description:
+				'Empty when the service is not called (no URL, or `externalProvisioningOnSSODisabled` is 1); an issue says why.'
+		}),
 		issues: z.array(IssueSchema)
 	})
 	.meta({ id: 'Preview' });

@@ -119,7 +119,7 @@ const testCallOperations: OperationSpec[] = [
 			429: TOO_MANY_CALLS
 		},
 		errors: {
-			400: '`invalid_input` or `invalid_json` (`issues` says why); `secret_origin`: a stored secret would go to another origin than the one it was typed for; `invalid_header`: a header would hold a line break or NUL once expanded; `https_required`: an https-only service (External Authentication, External provisioning on SSO) with an http: URL, the app’s own sink included. Nothing was sent.',
+			400: '`invalid_input` or `invalid_json` (`issues` says why); `secret_origin`: a stored secret would go to another origin than the one it was typed for; `invalid_header`: a header would hold a line break or NUL once expanded; `https_required`: an https-only service (External Authentication, External provisioning on SSO) with an http: URL, the app’s own sink included, with the editor’s diagnostic’s message. Nothing was sent.',
 			404: '`not_found`: no such profile (`profileId`, `secretsFrom`) or no such scenario in it; nothing was sent.'
 		}
 	},
@@ -431,7 +431,7 @@ const flowOperations: OperationSpec[] = [
 		answers: {
 			200: jsonAnswer('The run, its verdict and its findings.', MessagingRunSchema),
 			400: jsonAnswer(
-				'`invalid_input` (`issues` says why); `missing_values`: no sandbox to watch, or a template uses a value neither the phones nor the profile give (`missing` names them); nothing was sent.',
+				'`invalid_input` (`issues` says why); `missing_values`: no sandbox to watch (`missing: [{ name: "sandboxId" }]`), or a template uses a value neither the phones nor the profile give (`missing` names them); nothing was sent.',
 				MissingValuesErrorSchema
 			),
 			429: TOO_MANY_CALLS

@@ -210,7 +210,7 @@ export const profileOperations: OperationSpec[] = [
 		path: '/api/profiles/{id}/export.xml',
 		summary: 'Export the head revision as XML',
 		description:
-			'A download of the head revision in one XML form: `provisioning` (the default) or `account`. Credentials of kept XML are left out. Recorded in the audit log as `profile.exported`.',
+			'A download of the head revision in one XML form: `provisioning` (the default) or `account`. Credentials of kept XML are left out. Values are written as element text, XML-escaped (CR as `&#13;`), never CDATA or attributes, in catalogue order; kept elements at their place. Recorded in the audit log as `profile.exported`.',
 		tag: 'Import and export',
 		params: { path: ProfilePath, query: ExportXmlQuerySchema },
 		answers: {
@@ -268,7 +268,7 @@ export const profileOperations: OperationSpec[] = [
 		path: '/api/import',
 		summary: 'Read XML without saving it',
 		description:
-			'Reads XML in either form or as a bare list of settings (the body itself, `application/xml` or `text/xml`, UTF-8) and answers the settings, the kept elements and the issues found; credentials of kept elements are masked. With `?profile=`, also what importing it into that profile’s head would change. Saves nothing.',
+			'Reads XML in either form or as a bare list of settings (the body itself, `application/xml` or `text/xml`, UTF-8) and answers the settings, the kept elements and the issues found; credentials of kept elements are masked. With `?profile=`, also what importing it into that profile’s head would change. Saves nothing.\n\nCDATA is text, CR LF and lone CR become LF, an empty element leaves a setting unset, and the same value twice is one value. Kept as written, with a warning: a known setting with attributes or children, and a known name at the wrong place (not imported). Unknown elements keep their index (moving up, never past the end); a bare list’s go after the existing ones. Dropped with a warning: comments, processing instructions, loose text and attributes of `provisioning`, `account`, `core`; an outer element’s namespace declarations are not carried in.',
 		tag: 'Import and export',
 		params: { query: ImportQuery },
 		body: {
@@ -290,13 +290,13 @@ export const profileOperations: OperationSpec[] = [
 		path: '/api/profiles/{id}/import',
 		summary: 'Import XML as a new revision',
 		description:
-			'Applies the XML to the document at `baseRevision` and saves the result as a new revision. A setting the XML gives several values needs a choice in `choices` (keyed `service.key`, the index of the candidate). On an older `baseRevision` it is merged with the head as a save is.',
+			'Applies the XML to the document at `baseRevision` and saves the result as a new revision. A setting the XML gives several values needs a choice in `choices` (keyed `service.key`, the index of the candidate). The XML is read again against `baseRevision` (the reviewed revision); on an older one the result is merged with the head as a save is. An import never changes portal settings, scenarios or push settings.',
 		tag: 'Import and export',
 		params: { path: ProfilePath },
 		body: { schema: ImportXmlSchema, example: { baseRevision: 1, xml: EXAMPLE_XML } },
 		answers: { 200: SAVED, 409: CONFLICT },
 		errors: {
-			400: '`invalid_input`: the body is not acceptable; `invalid_xml`: the XML cannot be read; `unresolved_conflicts`: a setting has several values and no choice; `not_storable`: more than a profile can hold. `issues` says what and where; nothing is saved.'
+			400: '`invalid_input`: the body is not acceptable; `invalid_xml`: the XML cannot be read; `unresolved_conflicts`: a setting has several values and no choice; `not_storable`: the result is more than a profile can hold (a setting over 2 MB, over 100,000 kept elements). `issues` says what and where; nothing is saved.'
 		}
 	},
 	{
@@ -328,7 +328,7 @@ export const profileOperations: OperationSpec[] = [
 		path: '/api/profiles/{id}/backup/restore',
 		summary: 'Restore a backup as a new revision',
 		description:
-			'Saves the backup’s document as a new revision on top of `baseRevision`, merged with the head as a save is. Secrets a backup left out keep the values stored under the same scenario names.',
+			'Saves the backup’s document as a new revision on top of `baseRevision`, merged with the head as a save is. Secrets a backup left out keep the values stored under the same scenario names; another profile’s backup restores with a warning.',
 		tag: 'Import and export',
 		params: { path: ProfilePath },
 		body: {
