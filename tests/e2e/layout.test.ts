@@ -503,6 +503,15 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 		await atEveryWidth(page, '/api/docs', 'api-docs', async () => {
 			await expect(page.getByRole('navigation', { name: 'Operations' })).toBeVisible();
 			await expect(page.locator('#createProfile')).toContainText('/api/profiles');
+			// A flow's inputs and steps are a list; a field's `code` is drawn as code.
+			await expect(page.locator('#runFlow > ul > li')).toHaveCount(5);
+			const call = page.locator('#sendTestCall');
+			const details = call.locator('details').first();
+			if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) {
+				await call.getByText('Parameters, request and answers').click();
+			}
+			await expect(call.locator('.description code', { hasText: 'callId' }).first()).toBeVisible();
+			await expectNoSidewaysScroll(page);
 		});
 	});
 

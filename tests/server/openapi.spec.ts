@@ -180,6 +180,23 @@ describe('the published document', () => {
 		expect(csp).toContain("script-src 'self'");
 		expect(csp).not.toMatch(/https?:\/\//);
 	});
+
+	it('draws an operation’s description in paragraphs, its `- ` lines as a list', async () => {
+		const html = await (await fetch(`${server.url}/api/docs`)).text();
+		const start = html.indexOf('id="runFlow"');
+		const article = html.slice(start, html.indexOf('</article>', start));
+		const items = [...article.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) =>
+			m[1].replace(/<[^>]*>/g, '').trim()
+		);
+		expect(items.map((item) => item.split(' ')[0])).toEqual([
+			'registration',
+			'sso',
+			'contacts',
+			'send-message',
+			'app-start'
+		]);
+		expect(article).not.toMatch(/\. - <code>/);
+	});
 });
 
 describe('every operation', () => {
