@@ -511,6 +511,8 @@ test.describe('signed-out pages and refusals at every width, in light and dark',
 				await call.getByText('Parameters, request and answers').click();
 			}
 			await expect(call.locator('.description code', { hasText: 'callId' }).first()).toBeVisible();
+			// A list of one of several shapes draws each shape's fields.
+			await expect(call.locator('code.name', { hasText: 'interpretation' }).first()).toBeVisible();
 			await expectNoSidewaysScroll(page);
 		});
 	});
