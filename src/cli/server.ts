@@ -510,8 +510,9 @@ export function flowValues(
 
 /**
  * The messaging journey's body from flat values: `sender.username`, `sender.password`,
- * `sender.displayName`, the same for `recipient`, `sms_body`, `secondDevice` and `signOut`
- * (true or 1), `pushTimeoutMs`, and `sandboxId` (a file's document has no push settings to name one).
+ * `sender.displayName`, the same for `recipient`, `sms_body`, `content_type`,
+ * `disposition_notification`, `secondDevice` and `signOut` (true or 1), `pushTimeoutMs`, and
+ * `sandboxId` (a file's document has no push settings to name one).
  */
 export function messagingBody(document: unknown, values: Values): Record<string, unknown> {
 	const text = (name: string) => {
@@ -531,6 +532,11 @@ export function messagingBody(document: unknown, values: Values): Record<string,
 			sender: account('sender'),
 			recipient: account('recipient'),
 			sms_body: text('sms_body'),
+			...Object.fromEntries(
+				(['content_type', 'disposition_notification'] as const).flatMap((name) =>
+					text(name) === undefined ? [] : [[name, text(name)]]
+				)
+			),
 			secondDevice: ['true', '1'].includes(text('secondDevice') ?? ''),
 			signOut: ['true', '1'].includes(text('signOut') ?? ''),
 			...(timeout ? { pushTimeoutMs: Number(timeout) } : {})

@@ -507,6 +507,8 @@ describe('check --server --flows messaging', () => {
 				'--value',
 				'sms_body=From CI',
 				'--value',
+				'disposition_notification=Cli-1:display',
+				'--value',
 				'secondDevice=true',
 				'--reporter',
 				'json'
@@ -536,7 +538,11 @@ describe('check --server --flows messaging', () => {
 			'fetchMessages',
 			'fetchMessages'
 		]);
-		expect(provider.messages.at(-1)).toMatchObject({ from: 'alice-ok', to: 'bob-ok' });
+		expect(provider.messages.at(-1)).toMatchObject({
+			from: 'alice-ok',
+			to: 'bob-ok',
+			disposition: 'Cli-1:display'
+		});
 		expect(result.stdout).not.toMatch(/alice-cli-secret|bob-cli-secret/);
 	});
 

@@ -165,6 +165,97 @@ describe('a provider doing everything right', () => {
 	});
 });
 
+describe('a message other than text/plain', () => {
+	const MEDIA = 'application/x-acro-filetransfer+json';
+	const MEDIA_BODY = JSON.stringify({
+		body: 'The beach',
+		attachments: [{ 'content-type': 'image/jpeg', 'content-url': 'https://media.example/1.jpg' }]
+	});
+
+	it('a media message and its disposition notification come back as they were sent', async () => {
+		const { provider, profileId } = await setup();
+		const values = {
+			sms_body: MEDIA_BODY,
+			content_type: MEDIA,
+			disposition_notification: 'Msg-42:display'
+		};
+		const { answer, result } = await journey(profileId, values);
+		expect(answer.status).toBe(200);
+		expect(result.findings).toEqual([]);
+		expect(provider.messages[0]).toMatchObject({
+			contentType: MEDIA,
+			disposition: 'Msg-42:display'
+		});
+		const send = answer.body.steps!.find((s) => s.service === 'sendMessage')!;
+		expect(send.filled).toMatchObject({
+			content_type: MEDIA,
+			disposition_notification: 'Msg-42:display'
+		});
+		expect(result.phones[0].messages[0]).toMatchObject({
+			contentType: MEDIA,
+			dispositionNotification: 'Msg-42:display'
+		});
+	});
+
+	it('no disposition notification asked for: none sent, none expected back', async () => {
+		const { provider, profileId } = await setup({ dropFields: true });
+		const { result } = await journey(profileId, {
+			secondDevice: false,
+			disposition_notification: ''
+		});
+		expect(provider.messages[0].disposition).toBe('');
+		expect(checks(result)).toEqual(['contentType']);
+	});
+
+	it('a provider that forgets the fields is told what was sent', async () => {
+		const { profileId } = await setup({ dropFields: true });
+		const { result } = await journey(profileId, {
+			secondDevice: false,
+			sms_body: MEDIA_BODY,
+			content_type: MEDIA,
+			disposition_notification: 'Msg-43:positive-delivery'
+		});
+		const messages = Object.fromEntries(result.findings.map((f) => [f.check, f.message]));
+		expect(messages.contentType).toBe(`content_type did not come back (sent as “${MEDIA}”).`);
+		expect(messages.dispositionNotification).toBe(
+			'disposition_notification did not come back (sent as “Msg-43:positive-delivery”).'
+		);
+	});
+
+	it('refuses a content type or disposition notification the contract does not allow', async () => {
+		const { profileId, provider } = await setup();
+		const before = provider.hits['/report'] ?? 0;
+		const refused = async (values: Record<string, unknown>) => {
+			const answer = await editor.client.json<Answer>('/api/flows/messaging', {
+				method: 'POST',
+				json: { profileId, values: { ...accounts(), sms_body: 'Hi', ...values } }
+			});
+			expect(answer.status).toBe(400);
+			expect(answer.body.error!.code).toBe('invalid_input');
+			return answer.body.error!.message;
+		};
+		expect(await refused({ content_type: 'image/png' })).toMatch(
+			/content_type is text\/plain, application\/x-<vendor>-filetransfer\+json/
+		);
+		expect(await refused({ content_type: MEDIA })).toMatch(
+			/A media message's body is the file-transfer JSON: it is not JSON/
+		);
+		expect(
+			await refused({
+				content_type: 'application/x-acro-disposition-notification',
+				disposition_notification: ''
+			})
+		).toMatch(/A disposition notification message needs a disposition_notification/);
+		expect(await refused({ disposition_notification: 'Msg-1' })).toMatch(
+			/disposition_notification is <identifier>:<kinds>/
+		);
+		expect(await refused({ disposition_notification: 'Msg-1:read' })).toMatch(
+			/“read” is not a kind/
+		);
+		expect(provider.hits['/report'] ?? 0).toBe(before);
+	});
+});
+
 describe('following a run live', () => {
 	/** The `journey` events of a live stream up to and with the kept run. */
 	async function untilDone(events: ReturnType<typeof sse>): Promise<StreamEvent[]> {

@@ -3,3 +3,4 @@ export * from './rules';
 export * from './phone';
 export * from './observed';
 export * from './checks';
+export * from './kinds';

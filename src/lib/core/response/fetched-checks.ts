@@ -41,7 +41,7 @@ export type ReadMessage = FetchedMessage & { time: number | null; givenContentTy
 const MAX_DATE_CHARS = 64;
 const RFC3339 =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
-const FILE_TRANSFER = /^application\/x-[a-z0-9-]+-filetransfer\+json$/i;
+export const FILE_TRANSFER = /^application\/x-[a-z0-9-]+-filetransfer\+json$/i;
 const SHOWN_TEXT_CHARS = 200;
 /** Characters of a text beyond which it is named: far more than a chat message holds. */
 const LONG_TEXT_CHARS = 10_000;
@@ -76,7 +76,7 @@ function flag(value: unknown): boolean | null | 'invalid' {
 }
 
 /** Whether a media message's text is the file-transfer JSON: attachments, each with a content-url. */
-function fileTransferProblem(body: string): string | null {
+export function fileTransferProblem(body: string): string | null {
 	let value: unknown;
 	try {
 		value = JSON.parse(body);

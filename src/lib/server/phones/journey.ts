@@ -4,6 +4,7 @@ import { JOURNEYS, type FlowRowId } from '$lib/core/catalogue/flows';
 import { step, type Decision, type FlowStep } from '$lib/core/flows';
 import {
 	checkRound,
+	messageProblem,
 	type MessagingFinding,
 	type ObservedPush,
 	type PhoneState,
@@ -51,6 +52,9 @@ export const LIVE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 /** The application id the phones report when the profile's push settings give none. */
 export const DEFAULT_APP_ID = 'com.provisioning-studio.phone';
 
+/** What a journey's disposition notification asks for when the caller gives none. */
+const GENERATED_DISPOSITION = 'positive-delivery,display';
+
 const Account = z.strictObject({
 	username: z.string().trim().min(1).max(200),
 	password: z.string().min(1).max(1000),
@@ -69,22 +73,40 @@ export const MessagingInputSchema = oneDocument(
 			description:
 				'A key of yours (16 to 64 of `A-Za-z0-9_-`): the run is also streamed at `GET /api/flows/messaging/live/{key}`.'
 		}),
-		values: z.strictObject({
-			sender: Account,
-			recipient: Account,
-			sms_body: z.string().min(1).max(10_000),
-			/** The sender's second device on the same account fetches what the first one sent. */
-			secondDevice: z.boolean().default(false),
-			/** Every phone signs out at the end (the Account Removal Reporter). */
-			signOut: z.boolean().default(false),
-			pushTimeoutMs: z
-				.number()
-				.int()
-				.min(100)
-				.max(MAX_PUSH_TIMEOUT_MS)
-				.default(PUSH_TIMEOUT_MS)
-				.meta({ description: 'How long to wait for the provider’s push to the recipient.' })
-		})
+		values: z
+			.strictObject({
+				sender: Account,
+				recipient: Account,
+				sms_body: z.string().min(1).max(10_000),
+				content_type: z.string().max(200).default('text/plain').meta({
+					description:
+						'`text/plain` by default; a media (`application/x-<vendor>-filetransfer+json`, with a file-transfer JSON body) or disposition-notification message by its type.'
+				}),
+				disposition_notification: z.string().max(300).optional().meta({
+					description:
+						'`<identifier>:<kinds>` (kinds `positive-delivery`, `display`), empty for none; by default a new identifier asking for both kinds.'
+				}),
+				/** The sender's second device on the same account fetches what the first one sent. */
+				secondDevice: z.boolean().default(false),
+				/** Every phone signs out at the end (the Account Removal Reporter). */
+				signOut: z.boolean().default(false),
+				pushTimeoutMs: z
+					.number()
+					.int()
+					.min(100)
+					.max(MAX_PUSH_TIMEOUT_MS)
+					.default(PUSH_TIMEOUT_MS)
+					.meta({ description: 'How long to wait for the provider’s push to the recipient.' })
+			})
+			.superRefine((v, ctx) => {
+				const problem = messageProblem({
+					body: v.sms_body,
+					contentType: v.content_type,
+					dispositionNotification: v.disposition_notification ?? null
+				});
+				if (problem)
+					ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+			})
 	})
 );
 export type MessagingInput = z.infer<typeof MessagingInputSchema>;
@@ -243,8 +265,9 @@ export async function runMessaging(
 		const sender = phone('sender', v.sender, 'main');
 		const second = v.secondDevice ? phone('sender-second', v.sender, 'second') : null;
 		for (const p of [recipient, sender, second]) if (p) steps.push(await p.start());
-		const dispositionNotification = `${randomUUID()}:positive-delivery,display`;
-		const contentType = 'text/plain';
+		const dispositionNotification =
+			v.disposition_notification ?? `${randomUUID()}:${GENERATED_DISPOSITION}`;
+		const contentType = v.content_type;
 		const sent = await sender.send(v.recipient.username, v.sms_body, {
 			contentType,
 			dispositionNotification
