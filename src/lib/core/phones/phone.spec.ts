@@ -31,6 +31,18 @@ function message(smsId: string, direction: 'received' | 'sent' = 'received'): Re
 	};
 }
 
+/** A phone that sent one message, s1. */
+const sentOne = () =>
+	withSent(newPhone(identity), {
+		smsId: 's1',
+		party: 'alice',
+		sendingDate: '',
+		text: 'hi',
+		contentType: 'text/plain',
+		dispositionNotification: 'x:display',
+		thread: 'alice'
+	});
+
 describe('a virtual phone', () => {
 	it('moves its ids on and names what it already had', () => {
 		const known = new Set<string>();
@@ -54,15 +66,7 @@ describe('a virtual phone', () => {
 	});
 
 	it('ticks its own sent message fetched instead of listing it twice', () => {
-		const sent = withSent(newPhone(identity), {
-			smsId: 's1',
-			party: 'alice',
-			sendingDate: '',
-			text: 'hi',
-			contentType: 'text/plain',
-			dispositionNotification: 'x:display',
-			thread: 'alice'
-		});
+		const sent = sentOne();
 		const fetched = withFetched(
 			sent,
 			{ received: [], sent: [message('s1', 'sent')] },
@@ -71,6 +75,21 @@ describe('a virtual phone', () => {
 		);
 		expect(fetched.state.messages).toHaveLength(1);
 		expect(fetched.state.messages[0].ticks).toEqual({ sent: true, pushed: false, fetched: true });
+	});
+
+	it('takes its own sent message back once as the sync of its sent ids, a second time as a repeat', () => {
+		const sent = sentOne();
+		// The phone knows the sms_id Send Message answered, as the engine keeps it.
+		const known = new Set(['s1']);
+		const lists = { received: [message('r1')], sent: [message('s1', 'sent')] };
+		const synced = withFetched(sent, lists, known, new Set());
+		expect(synced.again).toEqual([]);
+		expect(synced.state.messages.map((m) => [m.smsId, m.ticks.fetched])).toEqual([
+			['s1', true],
+			['r1', true]
+		]);
+		expect(synced.state.lastKnownSentSmsId).toBe('s1');
+		expect(withFetched(synced.state, lists, known, new Set()).again).toEqual(['r1', 's1']);
 	});
 
 	it('lists its newest messages only, counting the rest', () => {

@@ -115,7 +115,22 @@ export function withFetched(
 ): FetchApplied {
 	const again: string[] = [];
 	const added: PhoneMessage[] = [];
+	// A message this phone sent comes back once in sent_smss, when its sent ids sync: the app
+	// knows it by its sms_id and ticks it fetched; only a second time is it a repeat.
+	const unsynced = new Map<string, number>();
+	state.messages.forEach((m, i) => {
+		if (m.direction === 'sent' && m.ticks.sent && !m.ticks.fetched && m.smsId !== '')
+			unsynced.set(m.smsId, i);
+	});
+	const messages = [...state.messages];
 	for (const m of [...lists.received, ...lists.sent]) {
+		const mine = m.direction === 'sent' ? unsynced.get(m.smsId) : undefined;
+		if (mine !== undefined) {
+			unsynced.delete(m.smsId);
+			known.add(m.smsId);
+			messages[mine] = { ...messages[mine], ticks: { ...messages[mine].ticks, fetched: true } };
+			continue;
+		}
 		if (m.smsId !== '' && known.has(m.smsId)) {
 			again.push(m.smsId);
 			continue;
@@ -133,16 +148,7 @@ export function withFetched(
 			ticks: { sent: m.direction === 'sent', pushed: pushedIds.has(m.smsId), fetched: true }
 		});
 	}
-	// A sent message this phone sent itself is ticked fetched rather than listed twice.
-	const mine = new Map(state.messages.map((m, i) => [m.smsId, i]));
-	const messages = [...state.messages];
-	const fresh = added.filter((m) => {
-		const at = m.smsId === '' ? undefined : mine.get(m.smsId);
-		if (at === undefined) return true;
-		messages[at] = { ...messages[at], ticks: { ...messages[at].ticks, fetched: true } };
-		return false;
-	});
-	const next = keep(state, [...messages, ...fresh]);
+	const next = keep(state, [...messages, ...added]);
 	return {
 		state: {
 			...next,
