@@ -256,6 +256,98 @@ describe('a message other than text/plain', () => {
 	});
 });
 
+describe('phones that keep their state between runs', () => {
+	const fetchesOf = (answer: { body: Answer }) =>
+		answer.body.steps!.filter((s) => s.service === 'fetchMessages');
+
+	it('a reply and a next message continue the conversation, ids moved on', async () => {
+		const { profileId, provider } = await setup();
+		const { sender: alice, recipient: bob } = accounts();
+		const send = (from: typeof alice, to: typeof bob, sms_body: string, after?: number) =>
+			journey(
+				profileId,
+				{ sender: from, recipient: to, sms_body, secondDevice: false },
+				after === undefined ? {} : { continueFrom: after }
+			);
+		const first = await send(alice, bob, 'Dinner at 7?');
+		const reply = await send(bob, alice, 'Yes!', first.answer.body.id);
+		expect(reply.answer.status).toBe(200);
+		expect(reply.result.findings).toEqual([]);
+		const [, msg1, msg2] = ['', ...provider.messages.map((m) => m.id)];
+		// Alice never fetched: her ids are where she left them; her own message syncs back once.
+		expect(fetchesOf(reply.answer)[0].filled).toEqual({
+			last_known_sms_id: '',
+			last_known_sent_sms_id: ''
+		});
+		const [aliceNow, bobNow] = reply.result.phones;
+		expect(aliceNow.identity.username).toBe(alice.username);
+		expect(aliceNow.messages.map((m) => [m.smsId, m.direction, m.ticks])).toEqual([
+			[msg1, 'sent', { sent: true, pushed: false, fetched: true }],
+			[msg2, 'received', { sent: false, pushed: true, fetched: true }]
+		]);
+		expect(bobNow.messages.map((m) => m.smsId)).toEqual([msg1, msg2]);
+
+		const next = await send(alice, bob, 'See you', reply.answer.body.id);
+		expect(next.result.findings).toEqual([]);
+		// Bob fetches from the id he had after the first run, not from the start.
+		expect(fetchesOf(next.answer)[0].filled).toEqual({
+			last_known_sms_id: msg1,
+			last_known_sent_sms_id: ''
+		});
+		const bobLast = next.result.phones[0];
+		expect(bobLast.messages.map((m) => m.smsId)).toEqual([msg1, msg2, provider.messages[2].id]);
+		expect(bobLast.lastKnownSmsId).toBe(provider.messages[2].id);
+		expect(bobLast.lastKnownSentSmsId).toBe(msg2);
+	});
+
+	it('nothing fetched twice holds across runs', async () => {
+		const { profileId } = await setup({ ignoreLastKnown: true });
+		const values = { ...accounts(), secondDevice: false };
+		// The first run's foreground fetch already repeats; the next run's fetch after the push does too.
+		const first = await journey(profileId, values);
+		const next = await journey(profileId, values, { continueFrom: first.answer.body.id });
+		const twice = next.result.findings.filter((f) => f.check === 'nothingTwice');
+		expect(twice.map((f) => f.message)).toEqual([
+			expect.stringMatching(/^the recipient's fetch after the push answered 1 message/),
+			expect.stringMatching(/^the recipient's foreground fetch answered 2 messages/)
+		]);
+	});
+
+	it('continues only a messaging run of the caller, the profile and the sandbox', async () => {
+		const { profileId } = await setup();
+		const other = await setup();
+		const values = { ...accounts(), secondDevice: false };
+		const mine = await journey(profileId, values);
+		const theirs = await createUser(admin, 'editor', `phones-theirs-${++names}@example.test`);
+		const foreign = await theirs.client.json<Answer>('/api/flows/messaging', {
+			method: 'POST',
+			json: { profileId, values: { ...values, sms_body: 'Theirs' } }
+		});
+		const refused = async (extra: Record<string, unknown>, id = profileId) => {
+			const answer = await editor.client.json<Answer>('/api/flows/messaging', {
+				method: 'POST',
+				json: { profileId: id, ...extra, values: { ...values, sms_body: 'Hi' } }
+			});
+			expect(answer.status).toBe(404);
+			expect(answer.body.error!.code).toBe('not_found');
+			return answer.body.error!.message;
+		};
+		expect(await refused({ continueFrom: mine.answer.body.id }, other.profileId)).toMatch(
+			/^No messaging run \d+ of yours in this profile and sandbox to continue/
+		);
+		await refused({ continueFrom: foreign.body.id });
+		await refused({ continueFrom: mine.answer.body.id, sandboxId: other.sandbox.id });
+		await refused({ continueFrom: 999_999 });
+		const audit = await admin.json<{
+			entries: { action: string; target: string; details: unknown }[];
+		}>('/api/audit?action=test_call');
+		expect(audit.body.entries[0]).toMatchObject({
+			target: 'flow:messaging',
+			details: { refused: 'not_found' }
+		});
+	});
+});
+
 describe('following a run live', () => {
 	/** The `journey` events of a live stream up to and with the kept run. */
 	async function untilDone(events: ReturnType<typeof sse>): Promise<StreamEvent[]> {

@@ -100,12 +100,19 @@ export class VirtualPhone {
 	/** The settings of the last account document merged, by element name. */
 	#settings = new Map<string, string>();
 
+	/** With `prior`, the phone goes on from the state a kept run left it in (same device). */
 	constructor(
 		identity: PhoneIdentity,
 		readonly account: PhoneAccount,
-		readonly ctx: PhoneContext
+		readonly ctx: PhoneContext,
+		prior?: PhoneState
 	) {
-		this.state = newPhone(identity);
+		this.state = prior ? { ...prior, identity } : newPhone(identity);
+		for (const m of prior?.messages ?? []) {
+			if (m.smsId === '') continue;
+			this.#known.add(m.smsId);
+			if (m.ticks.pushed) this.#pushed.add(m.smsId);
+		}
 	}
 
 	get identity(): PhoneIdentity {

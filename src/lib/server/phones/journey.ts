@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { PhoneStateSchema } from '$lib/api-schemas/calls';
 import { JOURNEYS, type FlowRowId } from '$lib/core/catalogue/flows';
 import { step, type Decision, type FlowStep } from '$lib/core/flows';
 import {
@@ -23,6 +24,7 @@ import {
 	stepView,
 	valuesOf,
 	type FlowRunView,
+	type FlowRunRecord,
 	type FlowStepView,
 	type StepRecord
 } from '../flows';
@@ -68,6 +70,10 @@ export const MessagingInputSchema = oneDocument(
 		sandboxId: z.string().min(1).max(100).optional().meta({
 			description:
 				'The sandbox the provider pushes to; by default the one the profile’s push gateway URL names.'
+		}),
+		continueFrom: z.number().int().min(1).optional().meta({
+			description:
+				'A kept messaging run of yours in this profile and sandbox: its phones go on from it (ids, conversation, ticks).'
 		}),
 		live: z.string().regex(LIVE_KEY).optional().meta({
 			description:
@@ -150,6 +156,38 @@ async function sandboxOf(
 			? "The messaging journey waits for the provider's push at a sandbox: set the profile's push gateway URL to a sandbox's push URL, or give sandboxId (one of GET /api/sandboxes)."
 			: `The profile's push gateway URL is not one of this app's sandboxes (a sandbox's push URL is ${appOrigins[0] ?? ''}/sandbox/<key>): the journey cannot see the provider's pushes. Point it at a sandbox, or give sandboxId.`,
 		{ missing: [{ name: 'sandboxId', service: null }] }
+	);
+}
+
+/**
+ * The phones a kept run left, when the input continues one: only a messaging run of the
+ * caller's, kept with this profile (or the draft's) and watching this sandbox.
+ */
+async function phonesToContinue(
+	ctx: ServerContext,
+	actor: Actor & { id: number },
+	input: MessagingInput,
+	sandboxId: string
+): Promise<PhoneState[]> {
+	const id = input.continueFrom;
+	if (id === undefined) return [];
+	const row = await ctx.store.flowRuns.get(id);
+	const profileId = input.profileId ?? input.draftOf?.profileId ?? null;
+	const own =
+		row?.flow === 'messaging' &&
+		row.userId === actor.id &&
+		profileId &&
+		row.profileId === profileId;
+	const kept = own ? (JSON.parse(row.record) as FlowRunRecord).result : undefined;
+	const phones =
+		(kept?.sandbox as { id?: unknown } | undefined)?.id === sandboxId
+			? z.array(PhoneStateSchema).safeParse(kept?.phones)
+			: undefined;
+	if (phones?.success) return phones.data;
+	throw new FlowInputError(
+		404,
+		'not_found',
+		`No messaging run ${id} of yours in this profile and sandbox to continue from: give one of your runs' ids, or leave continueFrom out for new phones.`
 	);
 }
 
@@ -242,6 +280,7 @@ export async function runMessaging(
 	const sandbox = await sandboxOf(ctx, input, document, appOrigins);
 	const base = valuesOf(document, {});
 	checkPlaceholders(document, base);
+	const priors = await phonesToContinue(ctx, actor, input, sandbox.id);
 	const v = input.values;
 	const release = await acquireSlot(actor.id);
 	const controller = new AbortController();
@@ -259,8 +298,15 @@ export async function runMessaging(
 			emit: listener
 		};
 		const appId = document.push.appId.trim() || DEFAULT_APP_ID;
-		const phone = (label: string, account: typeof v.sender, device: 'main' | 'second') =>
-			new VirtualPhone(phoneIdentity(label, account, device, sandbox.id, appId), account, phoneCtx);
+		const phone = (label: string, account: typeof v.sender, device: 'main' | 'second') => {
+			const identity = phoneIdentity(label, account, device, sandbox.id, appId);
+			// The same account's same device: derived alike, its selector and token are equal.
+			const prior = priors.find(
+				(p) =>
+					p.identity.selector === identity.selector && p.identity.pushToken === identity.pushToken
+			);
+			return new VirtualPhone(identity, account, phoneCtx, prior);
+		};
 		const recipient = phone('recipient', v.recipient, 'main');
 		const sender = phone('sender', v.sender, 'main');
 		const second = v.secondDevice ? phone('sender-second', v.sender, 'second') : null;

@@ -414,7 +414,7 @@ const flowOperations: OperationSpec[] = [
 		path: '/api/flows/messaging',
 		summary: 'Send a message from one virtual phone to another through the provider',
 		description:
-			'Both phones report their push tokens (Push Token Reporter), the sender sends to the recipient’s username (Send Message, with `content_type` and `disposition_notification`: a text asking for delivery and display notifications unless given), the journey waits for the provider’s NotifyTextMessage at the profile’s sandbox (its push gateway URL, or `sandboxId`) for `pushTimeoutMs`, the recipient fetches (Fetch Messages), fetches again as on coming to the foreground, and the sender’s second device (`secondDevice`) syncs. Each step as the other flows give it; `result` holds the verdict and every finding with its rule. Kept with the flow runs; holds one of your calls in flight.',
+			'Both phones report their push tokens (Push Token Reporter), the sender sends to the recipient’s username (Send Message, with `content_type` and `disposition_notification`: a text asking for delivery and display notifications unless given), the journey waits for the provider’s NotifyTextMessage at the profile’s sandbox (its push gateway URL, or `sandboxId`) for `pushTimeoutMs`, the recipient fetches (Fetch Messages), fetches again as on coming to the foreground, and the sender’s second device (`secondDevice`) syncs. Each step as the other flows give it; `result` holds the verdict and every finding with its rule. With `continueFrom` (a run of yours), the phones go on from where that run left them: their ids, their conversation. Kept with the flow runs; holds one of your calls in flight.',
 		tag: 'Flows',
 		body: {
 			schema: MessagingInputSchema,
@@ -436,7 +436,9 @@ const flowOperations: OperationSpec[] = [
 			),
 			429: TOO_MANY_CALLS
 		},
-		errors: { 404: '`not_found`: no such profile or sandbox.' }
+		errors: {
+			404: '`not_found`: no such profile or sandbox, or `continueFrom` names no messaging run of yours in this profile and sandbox.'
+		}
 	},
 	{
 		operationId: 'streamMessagingRun',
