@@ -21,10 +21,15 @@ export const ADMIN = { email: 'admin@example.com', password: 'correct horse batt
 /** An empty storage state, for `test.use({ storageState: signedOut })`. */
 export const signedOut = { cookies: [], origins: [] };
 
-export const test = base.extend<object, { app: TestServer; adminState: string }>({
+export const test = base.extend<
+	object,
+	{ app: TestServer; adminState: string; appEnv: Record<string, string> }
+>({
+	// More of the app's environment for a file's worker (`test.use({ appEnv })`): such a file
+	// runs in a worker, and on a server, of its own.
+	appEnv: [{}, { scope: 'worker', option: true }],
 	app: [
-		// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures used from it
-		async ({}, use) => {
+		async ({ appEnv }, use) => {
 			const app = await startServer({
 				readyTimeoutMs: 60_000,
 				env: {
@@ -32,7 +37,8 @@ export const test = base.extend<object, { app: TestServer; adminState: string }>
 					ADMIN_PASSWORD: ADMIN.password,
 					OUTBOUND_ALLOW: '127.0.0.1/32',
 					OUTBOUND_PORTS: '1024-65535',
-					NODE_EXTRA_CA_CERTS: path.resolve('tests/fixtures/tls/cert.pem')
+					NODE_EXTRA_CA_CERTS: path.resolve('tests/fixtures/tls/cert.pem'),
+					...appEnv
 				}
 			});
 			await use(app);

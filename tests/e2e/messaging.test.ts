@@ -1,12 +1,21 @@
 import type { Page } from '@playwright/test';
-import { providerServices, startProvider, type Provider } from '../helpers/provider';
+import { MESSAGING_CHECKS } from '../../src/lib/core/phones/rules';
+import {
+	providerServices,
+	startProvider,
+	type Provider,
+	type ProviderMistakes
+} from '../helpers/provider';
 import { atEveryWidthAndScheme, expect, test, uniqueName } from './fixtures';
 
 /**
  * The messaging page in the browser, by keyboard: two virtual phones of a profile whose back end
- * is a real local provider pushing to one of the app's sandboxes, once doing everything right
- * and once forgetting the fields a message must keep.
+ * is a real local provider pushing to one of the app's sandboxes, once doing everything right,
+ * then with each mistake a provider makes. The file's server has short outbound time limits, so
+ * a hanging provider ends fast.
  */
+
+test.use({ appEnv: { OUTBOUND_HEADERS_TIMEOUT_MS: '1000', OUTBOUND_TOTAL_TIMEOUT_MS: '1500' } });
 
 const providers: Provider[] = [];
 
@@ -15,16 +24,20 @@ test.afterAll(async () => {
 });
 
 /** A sandbox, a provider pushing to it, and a profile pointing at both; the page's address. */
-async function setup(page: Page, dropFields = false) {
+async function setup(
+	page: Page,
+	mistakes: ProviderMistakes = {},
+	sandboxOptions: Record<string, unknown> = {}
+) {
 	await page.goto('/sandboxes');
 	const origin = new URL(page.url()).origin;
 	const made = await page.request.post('/api/sandboxes', {
 		headers: { origin },
-		data: { name: uniqueName('Phones') }
+		data: { name: uniqueName('Phones'), ...sandboxOptions }
 	});
 	expect(made.status()).toBe(201);
 	const { sandbox } = (await made.json()) as { sandbox: { id: string; pushUrl: string } };
-	const provider = await startProvider(sandbox.pushUrl, { dropFields });
+	const provider = await startProvider(sandbox.pushUrl, mistakes);
 	providers.push(provider);
 	const profile = await page.request.post('/api/profiles', {
 		headers: { origin },
@@ -42,7 +55,12 @@ async function setup(page: Page, dropFields = false) {
 	});
 	expect(profile.status()).toBe(201);
 	const { id } = ((await profile.json()) as { profile: { id: string } }).profile;
-	return { address: `/messaging?profile=${id}&sandbox=${sandbox.id}`, profileId: id, sandbox };
+	return {
+		address: `/messaging?profile=${id}&sandbox=${sandbox.id}`,
+		profileId: id,
+		sandbox,
+		provider
+	};
 }
 
 /** Moves the focus by Tab until `target` has it (at most `limit` presses). */
@@ -87,6 +105,11 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 	const text = sender.getByLabel('Message to the recipient');
 	await tabTo(page, text);
 	await page.keyboard.type('Dinner at 7?');
+	// Next come the message's kind and the notifications it asks for, then the button.
+	for (const label of ['Kind', 'Notifications asked for']) {
+		await page.keyboard.press('Tab');
+		await expect(sender.getByLabel(label)).toBeFocused();
+	}
 	await page.keyboard.press('Tab');
 	await expect(sender.getByRole('button', { name: 'Send to the recipient' })).toBeFocused();
 	// The run's answer is held back: what the page shows meanwhile came over its stream.
@@ -140,6 +163,20 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 	await expect(
 		steps.locator('summary').filter({ hasText: 'Account Removal Reporter' })
 	).toHaveCount(3);
+	// The second run went on from the first: each phone keeps the first message, and the
+	// recipient fetched after the id it had.
+	for (const phone of [sender, recipient]) {
+		const log = phone.getByRole('log', { name: /phone$/ });
+		await expect(log.getByText('Dinner at 7?')).toBeVisible();
+		await expect(log.getByText('See you there')).toBeVisible();
+	}
+	const fetched = steps.locator('summary').filter({ hasText: 'Fetch Messages' }).first();
+	await fetched.focus();
+	await page.keyboard.press('Enter');
+	await expect(steps.getByRole('region', { name: /^Request of step/ }).first()).toContainText(
+		'last=msg-1'
+	);
+	await expect(page.getByText(/^The next message continues the phones of run \d+/)).toBeVisible();
 
 	await atEveryWidthAndScheme(page, async (width, scheme) => {
 		await page.screenshot({ path: `/tmp/messaging-${width}-${scheme}.png`, fullPage: true });
@@ -148,10 +185,19 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 		if (width === 1440) expect(b!.x).toBeGreaterThan(a!.x + a!.width);
 		else expect(b!.y).toBeGreaterThan(a!.y + a!.height);
 	});
+
+	// New phones start over: nothing listed, the next message starts from empty ids.
+	await tabTo(page, page.getByRole('button', { name: 'New phones' }));
+	await page.keyboard.press('Enter');
+	await expect(sender.getByRole('log', { name: "Conversation on the sender's phone" })).toHaveText(
+		'Not started: a run starts this phone.'
+	);
+	await expect(page.getByText('The next message starts fresh phones.')).toBeVisible();
+	await expect(page.getByRole('button', { name: 'New phones' })).toBeDisabled();
 });
 
 test("a broken provider's finding shows with the rule behind it", async ({ page }) => {
-	const { sandbox, address } = await setup(page, true);
+	const { sandbox, address } = await setup(page, { dropFields: true });
 	// The sandbox's page leads here; the profile is chosen on the page.
 	await page.goto(`/sandboxes/${sandbox.id}`);
 	await page.getByRole('link', { name: 'Messaging: two phones' }).click();
@@ -159,15 +205,127 @@ test("a broken provider's finding shows with the rule behind it", async ({ page 
 	await page.goto(address);
 	await typeAccounts(page);
 	const recipient = page.getByRole('article', { name: /^Recipient/ });
+	// A media message asking for the display notification only, chosen by keyboard.
+	const kind = recipient.getByLabel('Kind');
+	await tabTo(page, kind);
+	await page.keyboard.press('ArrowDown');
+	await expect(kind).toHaveValue('media');
 	const text = recipient.getByLabel('Message to the sender');
-	await tabTo(page, text);
-	await page.keyboard.type('A reply');
-	await page.keyboard.press('Control+Enter');
+	await expect(text).toHaveValue(/"content-url"/);
+	await page.keyboard.press('Tab');
+	for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowDown');
+	await expect(recipient.getByLabel('Notifications asked for')).toHaveValue('display');
+	// A body that is not the file-transfer JSON is refused on the page, with the reason.
+	await text.fill('A reply');
+	await text.press('Control+Enter');
+	await expect(page.getByRole('alert')).toContainText(
+		"Recipient: A media message's body is the file-transfer JSON: it is not JSON"
+	);
+	await text.fill('');
+	await tabTo(page, kind);
+	await page.keyboard.press('ArrowUp');
+	await page.keyboard.press('ArrowDown');
+	await text.press('Control+Enter');
 	const findings = page.getByRole('region', { name: /the verdict$/ });
 	await expect(findings).toContainText('The round did not go as the contract wants');
-	await expect(findings).toContainText('content_type did not come back (sent as “text/plain”).');
+	await expect(findings).toContainText(
+		'content_type did not come back (sent as “application/x-acro-filetransfer+json”).'
+	);
+	await expect(findings).toContainText(
+		/disposition_notification did not come back \(sent as “[\w-]+:display”\)/
+	);
 	await expect(findings.getByRole('button', { name: /^Source:/ }).first()).toBeVisible();
 	await atEveryWidthAndScheme(page, async (width, scheme) => {
 		await page.screenshot({ path: `/tmp/messaging-broken-${width}-${scheme}.png`, fullPage: true });
 	});
 });
+
+/** Each mistake of a provider, the check that names it, and what its finding says. */
+const MISTAKES: {
+	name: string;
+	mistakes: ProviderMistakes;
+	sandbox?: Record<string, unknown>;
+	check: keyof typeof MESSAGING_CHECKS;
+	says: RegExp;
+}[] = [
+	{
+		name: 'never pushes',
+		mistakes: { neverPush: true },
+		check: 'pushArrived',
+		says: /within 0.5 s: it saw the token report and the message sent \(sms_id “msg-1”\), and no push reached the sandbox/
+	},
+	{
+		name: 'pushes to a wrong token',
+		mistakes: { pushToVoipToken: true },
+		check: 'pushToReportedToken',
+		says: /went to the recipient's pushTokenIncomingCall/
+	},
+	{
+		name: 'pushes 1,000 times',
+		mistakes: { pushTimes: 1000 },
+		sandbox: { rateLimit: 20 },
+		check: 'pushOnce',
+		says: /got \d[\d,]* NotifyTextMessages for one message/
+	},
+	{
+		name: 'answers every message every time',
+		mistakes: { ignoreLastKnown: true },
+		check: 'nothingTwice',
+		says: /foreground fetch answered 1 message the phone already had/
+	},
+	{
+		name: 'answers 10,000 messages',
+		mistakes: { extraMessages: 10_000 },
+		check: 'answerSize',
+		says: /answered 10,001 messages at once/
+	},
+	{
+		name: 'hangs',
+		mistakes: { hang: ['/fetch'] },
+		check: 'fetchReadable',
+		says: /fetch after the push read no messages: .*no answer came/
+	}
+];
+
+for (const m of MISTAKES) {
+	test(`a provider that ${m.name}: its finding shows with the rule behind it`, async ({ page }) => {
+		const { address, provider } = await setup(page, m.mistakes, m.sandbox);
+		await page.goto(address);
+		for (const [side, name] of [
+			['Sender', 'alice'],
+			['Recipient', 'bob']
+		] as const) {
+			const phone = page.getByRole('article', { name: new RegExp(`^${side}`) });
+			await phone.getByLabel('Username', { exact: true }).fill(name);
+			await phone.getByLabel('Password', { exact: true }).fill(`${name}-secret-1`);
+		}
+		await page.getByLabel('Wait for your push (seconds)').fill('0.5');
+		const text = page.getByLabel('Message to the recipient');
+		await text.focus();
+		await page.keyboard.type('Dinner at 7?');
+		await page.keyboard.press('Control+Enter');
+		const verdict = page.getByRole('region', { name: /the verdict$/ });
+		const finding = verdict.getByRole('listitem').filter({ hasText: m.check });
+		await expect(finding.first()).toContainText(m.says);
+		await expect(finding.first().locator('blockquote')).toContainText(
+			MESSAGING_CHECKS[m.check].rule
+		);
+		provider.halted = true;
+		const steps = page.getByRole('region', { name: 'Steps' });
+		// What the journey saw is listed step by step: the token reports and the message sent.
+		await expect(
+			steps.locator('summary').filter({ hasText: 'Push Token Reporter: ok' })
+		).toHaveCount(2);
+		await expect(steps.locator('summary').filter({ hasText: 'Send Message: ok' })).toHaveCount(1);
+		if (m.mistakes.extraMessages) {
+			// The phone lists its newest messages only, and the page still answers the keyboard.
+			const log = page.getByRole('log', { name: "Conversation on the recipient's phone" });
+			await expect(log.getByText('9,801 older messages not listed.')).toBeVisible();
+			await expect(log.locator('li.message')).toHaveCount(200);
+			const fetched = steps.locator('summary').filter({ hasText: 'Fetch Messages' }).first();
+			await fetched.focus();
+			await page.keyboard.press('Enter');
+			await expect(steps.getByText(/^The body was cut at/).first()).toBeVisible();
+		}
+	});
+}
