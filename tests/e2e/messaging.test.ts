@@ -106,7 +106,7 @@ test('a message goes from one phone to the other with its ticks, by keyboard', a
 	await tabTo(page, text);
 	await page.keyboard.type('Dinner at 7?');
 	// Next come the message's kind and the notifications it asks for, then the button.
-	for (const label of ['Kind', 'Notifications asked for']) {
+	for (const label of ['Kind', 'Notifications']) {
 		await page.keyboard.press('Tab');
 		await expect(sender.getByLabel(label)).toBeFocused();
 	}
@@ -205,6 +205,23 @@ test("a broken provider's finding shows with the rule behind it", async ({ page 
 	await page.goto(address);
 	await typeAccounts(page);
 	const recipient = page.getByRole('article', { name: /^Recipient/ });
+	// A display name longer than the journey takes is named on the page, before anything is sent.
+	const displayName = recipient.getByLabel('Display name (optional)');
+	await displayName.fill(`Bob ${'b'.repeat(296)}`);
+	await recipient.getByLabel('Message to the sender').fill('Hi');
+	await recipient.getByLabel('Message to the sender').press('Control+Enter');
+	await expect(page.getByRole('alert')).toContainText(
+		'Recipient: the display name is 300 characters long: the journey takes at most 200.'
+	);
+	// The longest one takes two lines of the phone's title, not its screen.
+	await displayName.fill(`Bob ${'b'.repeat(196)}`);
+	const title = recipient.getByRole('heading', { level: 2 });
+	await expect(title).toContainText('b'.repeat(196));
+	const lines = await title.evaluate(
+		(el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)
+	);
+	expect(Math.round(lines)).toBeLessThanOrEqual(2);
+	await recipient.getByLabel('Message to the sender').fill('');
 	// A media message asking for the display notification only, chosen by keyboard.
 	const kind = recipient.getByLabel('Kind');
 	await tabTo(page, kind);
@@ -214,7 +231,7 @@ test("a broken provider's finding shows with the rule behind it", async ({ page 
 	await expect(text).toHaveValue(/"content-url"/);
 	await page.keyboard.press('Tab');
 	for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowDown');
-	await expect(recipient.getByLabel('Notifications asked for')).toHaveValue('display');
+	await expect(recipient.getByLabel('Notifications')).toHaveValue('display');
 	// A body that is not the file-transfer JSON is refused on the page, with the reason.
 	await text.fill('A reply');
 	await text.press('Control+Enter');

@@ -6,6 +6,9 @@ import { FILE_TRANSFER, fileTransferProblem } from '../response/fetched-checks';
  * notifications a message asks for. A page offers them and the journey refuses anything else.
  */
 
+/** Characters a journey takes in each account field and in a message's body. */
+export const JOURNEY_LIMITS = { username: 200, password: 1000, displayName: 200, body: 10_000 };
+
 /** A kind of message: its content type as a page offers it (the vendor part is an example). */
 export interface MessageKind {
 	id: 'text' | 'media' | 'disposition';

@@ -5,6 +5,7 @@ import { JOURNEYS, type FlowRowId } from '$lib/core/catalogue/flows';
 import { step, type Decision, type FlowStep } from '$lib/core/flows';
 import {
 	checkRound,
+	JOURNEY_LIMITS,
 	messageProblem,
 	type MessagingFinding,
 	type ObservedPush,
@@ -58,9 +59,9 @@ export const DEFAULT_APP_ID = 'com.provisioning-studio.phone';
 const GENERATED_DISPOSITION = 'positive-delivery,display';
 
 const Account = z.strictObject({
-	username: z.string().trim().min(1).max(200),
-	password: z.string().min(1).max(1000),
-	displayName: z.string().trim().max(200).optional()
+	username: z.string().trim().min(1).max(JOURNEY_LIMITS.username),
+	password: z.string().min(1).max(JOURNEY_LIMITS.password),
+	displayName: z.string().trim().max(JOURNEY_LIMITS.displayName).optional()
 });
 
 /** `POST /api/flows/messaging`. */
@@ -83,7 +84,7 @@ export const MessagingInputSchema = oneDocument(
 			.strictObject({
 				sender: Account,
 				recipient: Account,
-				sms_body: z.string().min(1).max(10_000),
+				sms_body: z.string().min(1).max(JOURNEY_LIMITS.body),
 				content_type: z.string().max(200).default('text/plain').meta({
 					description:
 						'`text/plain` by default; a media (`application/x-<vendor>-filetransfer+json`, with a file-transfer JSON body) or disposition-notification message by its type.'
