@@ -553,13 +553,21 @@ describe('a provider with a mistake', () => {
 
 	it('forgets content_type and disposition_notification', async () => {
 		const { profileId } = await setup({ dropFields: true });
-		const { result } = await journey(profileId, { secondDevice: false });
+		const long = `${'A long message. '.repeat(20)}The end.`;
+		const { result } = await journey(profileId, { secondDevice: false, sms_body: long });
 		expect(checks(result)).toEqual(
 			expect.arrayContaining(['contentType', 'dispositionNotification'])
 		);
-		expect(result.findings.find((f) => f.check === 'contentType')!.message).toBe(
-			'content_type did not come back (sent as “text/plain”).'
+		const said = (check: string) => result.findings.find((f) => f.check === check)!.message;
+		expect(said('contentType')).toBe('content_type did not come back (sent as “text/plain”).');
+		// The generated disposition notification is named whole, as it was sent.
+		expect(said('dispositionNotification')).toMatch(
+			/^disposition_notification did not come back \(sent as “[0-9a-f-]{36}:positive-delivery,display”\)\.$/
 		);
+		// Both phones show the start of a long message, marked as cut.
+		for (const phone of result.phones) {
+			expect(phone.messages[0].text).toBe(`${long.slice(0, 200)}…`);
+		}
 	});
 
 	it('pushes again to a token the gateway answered 404 for', async () => {

@@ -215,8 +215,8 @@ function roundTrip(
 		finding(
 			id,
 			got === null
-				? `${name} did not come back (sent as “${cut(sent)}”).`
-				: `${name} came back as “${cut(got)}”, sent as “${cut(sent)}”.`
+				? `${name} did not come back (sent as “${cut(sent, 160)}”).`
+				: `${name} came back as “${cut(got, 160)}”, sent as “${cut(sent, 160)}”.`
 		)
 	);
 }

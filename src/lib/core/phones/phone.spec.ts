@@ -92,6 +92,17 @@ describe('a virtual phone', () => {
 		expect(withFetched(synced.state, lists, known, new Set()).again).toEqual(['r1', 's1']);
 	});
 
+	it('marks a message whose text it shows in part', () => {
+		const long = { ...message('r1'), text: 'x'.repeat(200), cut: true };
+		const { state } = withFetched(
+			newPhone(identity),
+			{ received: [long], sent: [] },
+			new Set(),
+			new Set()
+		);
+		expect(state.messages[0].text).toBe(`${'x'.repeat(200)}…`);
+	});
+
 	it('lists its newest messages only, counting the rest', () => {
 		const many = Array.from({ length: PHONE_MESSAGES + 50 }, (_, i) => message(`m${i}`));
 		const { state } = withFetched(

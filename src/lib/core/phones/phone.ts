@@ -141,7 +141,7 @@ export function withFetched(
 			direction: m.direction,
 			party: m.party,
 			sendingDate: m.sendingDate,
-			text: m.text,
+			text: m.cut ? `${m.text}…` : m.text,
 			contentType: m.contentType,
 			dispositionNotification: m.dispositionNotification,
 			thread: m.thread,

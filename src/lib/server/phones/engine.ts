@@ -301,7 +301,7 @@ export class VirtualPhone {
 					smsId: decided.smsId ?? '',
 					party: to,
 					sendingDate: new Date().toISOString(),
-					text: body.slice(0, 200),
+					text: body.length > 200 ? `${body.slice(0, 200)}…` : body,
 					contentType: extra.contentType,
 					dispositionNotification: extra.dispositionNotification,
 					thread: to
