@@ -65,6 +65,52 @@ describe('a virtual phone', () => {
 		expect(threadsOf(again.state)).toHaveLength(1);
 	});
 
+	it('shows a thread in the order its messages were sent, whatever order they came in', () => {
+		const dated = (smsId: string, direction: 'received' | 'sent', at: string) => ({
+			...message(smsId, direction),
+			sendingDate: at
+		});
+		// A fresh phone that sent m3, then fetched the whole history: m2 and m4 received, m1 sent.
+		const sent = withSent(newPhone(identity), {
+			smsId: 'm3',
+			party: 'alice',
+			sendingDate: '2026-03-01T09:03:00.000Z',
+			text: 'three',
+			contentType: 'text/plain',
+			dispositionNotification: null,
+			thread: 'alice'
+		});
+		const fetched = withFetched(
+			sent,
+			{
+				received: [
+					dated('m2', 'received', '2026-03-01T09:02:00.000Z'),
+					dated('m4', 'received', '2026-03-01T09:04:00.000Z')
+				],
+				sent: [
+					dated('m1', 'sent', '2026-03-01T09:01:00.000Z'),
+					dated('m3', 'sent', '2026-03-01T09:03:00.000Z')
+				]
+			},
+			new Set(),
+			new Set()
+		);
+		const [thread] = threadsOf(fetched.state);
+		expect(thread.messages.map((m) => m.smsId)).toEqual(['m1', 'm2', 'm3', 'm4']);
+	});
+
+	it('keeps the order it has when a date cannot be read', () => {
+		const state = {
+			...newPhone(identity),
+			messages: ['b', 'a'].map((id, i) => ({
+				...message(id),
+				sendingDate: i === 0 ? 'yesterday' : '2026-03-01T09:00:00Z',
+				ticks: { sent: false, pushed: false, fetched: true }
+			}))
+		};
+		expect(threadsOf(state)[0].messages.map((m) => m.smsId)).toEqual(['b', 'a']);
+	});
+
 	it('ticks its own sent message fetched instead of listing it twice', () => {
 		const sent = sentOne();
 		const fetched = withFetched(

@@ -160,6 +160,20 @@ export function withFetched(
 	};
 }
 
+/**
+ * A thread's messages in the order they were sent, as the app shows a conversation: a fresh phone
+ * fetching a history gets its own and the other side's messages in separate lists. When a date
+ * cannot be read, the order they came in stands.
+ */
+function bySendingDate(messages: PhoneMessage[]): PhoneMessage[] {
+	const times = messages.map((m) => Date.parse(m.sendingDate));
+	if (times.some(Number.isNaN)) return messages;
+	return messages
+		.map((m, i) => ({ m, at: times[i] }))
+		.sort((a, b) => a.at - b.at)
+		.map(({ m }) => m);
+}
+
 /** The conversation by thread, newest thread first, as the app lists it. */
 export function threadsOf(state: PhoneState): { thread: string; messages: PhoneMessage[] }[] {
 	const byThread = new Map<string, PhoneMessage[]>();
@@ -168,5 +182,7 @@ export function threadsOf(state: PhoneState): { thread: string; messages: PhoneM
 		list.push(m);
 		byThread.set(m.thread, list);
 	}
-	return [...byThread.entries()].reverse().map(([thread, messages]) => ({ thread, messages }));
+	return [...byThread.entries()]
+		.reverse()
+		.map(([thread, messages]) => ({ thread, messages: bySendingDate(messages) }));
 }
