@@ -5,6 +5,7 @@ import { interpretResponse } from '../response';
 import {
 	appStartPushOf,
 	missingInputs,
+	noAnswer,
 	runAppStart,
 	runFlow,
 	text,
@@ -477,5 +478,17 @@ describe('the title of a kept run', () => {
 		expect(runTitle('send-message')).toBe('Send Message to several recipients');
 		expect(runTitle('messaging')).toBe('Messaging round trip');
 		expect(runTitle('gone')).toBe('gone');
+	});
+});
+
+describe('why no answer came', () => {
+	it('names the outcome in parentheses without doubling its full stop', () => {
+		const message = 'Port 18495 is not allowed (allowed: 80, 443, 8080, 8443 and OUTBOUND_PORTS).';
+		expect(`${noAnswer({ kind: 'failed', code: 'blocked_port', message })}.`).toBe(
+			'no answer came (Port 18495 is not allowed (allowed: 80, 443, 8080, 8443 and OUTBOUND_PORTS)).'
+		);
+		expect(noAnswer({ kind: 'refused', code: 'https_required', message: 'Use https:' })).toBe(
+			'the request was not sent (Use https:)'
+		);
 	});
 });

@@ -80,9 +80,11 @@ export function step<R>(
 
 /** The sentence naming how a request ended without an answer. */
 export function noAnswer(outcome: Exclude<StepOutcome, { kind: 'answered' }>): string {
+	// The sentence around it ends itself: a message's own full stop would double it.
+	const why = outcome.message.replace(/\.$/, '');
 	return outcome.kind === 'refused'
-		? `the request was not sent (${outcome.message})`
-		: `no answer came (${outcome.message})`;
+		? `the request was not sent (${why})`
+		: `no answer came (${why})`;
 }
 
 /** A string value of a scenario ('' when absent or not text). */
