@@ -138,6 +138,53 @@ test.describe('profile editor', () => {
 		).toEqual([]);
 	});
 
+	test('a tab closed or left at once after its last key keeps it for the next page of any tab', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Closed at once'));
+		const address = `/profiles/${id}/services/sendMessage`;
+		const urlIn = (p: Page) => p.getByRole('textbox', { name: 'URL (genericSmsSendUrl)' });
+		const context = page.context();
+		const closed = await context.newPage();
+		await closed.goto(address);
+		await urlIn(closed).click();
+		await closed.keyboard.type('https://sms.example.com/');
+		// Shared once: the code that shares drafts is there.
+		await expect.poll(() => storedUrl(closed, id)).toBe('https://sms.example.com/');
+		await closed.keyboard.type('send');
+		await expect(urlIn(closed)).toHaveText('https://sms.example.com/send');
+		await closed.close();
+
+		const next = await context.newPage();
+		await next.goto(address);
+		await expect(urlIn(next)).toHaveText('https://sms.example.com/send');
+
+		// No draft write lands from now on in this page (one gone before its write is done): its
+		// last keys reach a new tab all the same.
+		await expect.poll(() => storedUrl(next, id)).toBe('https://sms.example.com/send');
+		await next.evaluate(() => {
+			IDBObjectStore.prototype.put = () => {
+				throw new DOMException('The store is full.', 'QuotaExceededError');
+			};
+		});
+		await urlIn(next).click();
+		await next.keyboard.press('End');
+		await next.keyboard.type('?to=%sms_to%');
+		await expect(urlIn(next)).toHaveText('https://sms.example.com/send?to=%sms_to%');
+		await next.goto('about:blank');
+
+		const last = await context.newPage();
+		await last.goto(address);
+		await expect(urlIn(last)).toHaveText('https://sms.example.com/send?to=%sms_to%');
+		// Shared again from the page that took it, and kept in the browser once only.
+		await expect.poll(() => storedUrl(last, id)).toBe('https://sms.example.com/send?to=%sms_to%');
+		expect(
+			await last.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(':left:')))
+		).toEqual([]);
+		await next.close();
+		await last.close();
+	});
+
 	test('two tabs of a browser share the draft: each takes what the other types, and follows its save', async ({
 		page
 	}) => {

@@ -67,6 +67,14 @@ export interface DraftStore {
 	keepForTab(id: string, text: string | null): void;
 	/** Takes back the text {@link keepForTab} kept for profile `id` (it is forgotten), or null. */
 	takeForTab(id: string): string | null;
+	/**
+	 * Keeps text for the next page of any tab, at once, in storage that a closed tab leaves: the
+	 * last draft of profile `id` as the page named `page` went or was hidden, in the tab draft's
+	 * form; null forgets it. When it cannot be kept, nothing is.
+	 */
+	keepLeft(id: string, page: string, text: string | null): void;
+	/** Takes back every text {@link keepLeft} kept for profile `id` (they are forgotten). */
+	takeLeft(id: string): string[];
 }
 
 /** A stored draft with unsaved changes (a saved or discarded one has none). */
@@ -118,6 +126,21 @@ const tabKey = (id: string) => `${DATABASE}:draft:${id}`;
 /** The part of the Web Storage interface the tab drafts use. */
 export type TabStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
+/** Writes `text` under `key` at once (null forgets it); when it cannot be kept, nothing is. */
+function keepText(storage: () => TabStorage, key: string, text: string | null): void {
+	try {
+		if (text === null) storage().removeItem(key);
+		else storage().setItem(key, text);
+	} catch {
+		// Full or unavailable: the shared draft's write is all there is, as without it.
+		try {
+			storage().removeItem(key);
+		} catch {
+			// unavailable
+		}
+	}
+}
+
 /**
  * Tab drafts kept in a tab's own storage (its session storage, in a browser): written at once as
  * a page goes, taken by the tab's next page. `storage` is asked for at each use (a page being
@@ -127,19 +150,7 @@ export function tabDrafts(
 	storage: () => TabStorage
 ): Pick<DraftStore, 'keepForTab' | 'takeForTab'> {
 	return {
-		keepForTab: (id, text) => {
-			try {
-				if (text === null) storage().removeItem(tabKey(id));
-				else storage().setItem(tabKey(id), text);
-			} catch {
-				// Full or unavailable: the shared draft's write is all there is, as without it.
-				try {
-					storage().removeItem(tabKey(id));
-				} catch {
-					// unavailable
-				}
-			}
-		},
+		keepForTab: (id, text) => keepText(storage, tabKey(id), text),
 		takeForTab: (id) => {
 			try {
 				const text = storage().getItem(tabKey(id));
@@ -147,6 +158,41 @@ export function tabDrafts(
 				return text;
 			} catch {
 				return null;
+			}
+		}
+	};
+}
+
+/** What the browser-wide copies use of the Web Storage interface: they are found by name. */
+export type BrowserStorage = TabStorage & Pick<Storage, 'key' | 'length'>;
+
+const leftKey = (id: string, page: string) => `${DATABASE}:left:${id}:${page}`;
+
+/**
+ * Pages' last drafts kept in the browser's own storage (its local storage, which a closed tab
+ * leaves), one per page, for the next page of any tab, until the shared draft holds them.
+ */
+export function leftDrafts(
+	storage: () => BrowserStorage
+): Pick<DraftStore, 'keepLeft' | 'takeLeft'> {
+	return {
+		keepLeft: (id, page, text) => keepText(storage, leftKey(id, page), text),
+		takeLeft: (id) => {
+			try {
+				const store = storage();
+				const prefix = leftKey(id, '');
+				const keys: string[] = [];
+				for (let i = 0; i < store.length; i++) {
+					const key = store.key(i);
+					if (key?.startsWith(prefix)) keys.push(key);
+				}
+				return keys.flatMap((key) => {
+					const text = store.getItem(key);
+					store.removeItem(key);
+					return text === null ? [] : [text];
+				});
+			} catch {
+				return [];
 			}
 		}
 	};
@@ -184,5 +230,6 @@ export const browserDrafts: DraftStore = {
 		};
 		return () => own.close();
 	},
-	...tabDrafts(() => sessionStorage)
+	...tabDrafts(() => sessionStorage),
+	...leftDrafts(() => localStorage)
 };

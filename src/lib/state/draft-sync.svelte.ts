@@ -284,6 +284,26 @@ function decodeTabDraft(text: string): TabDraft | undefined {
 	};
 }
 
+/** A kept tab draft `draft` can take: readable, and on no newer revision than its own. */
+function readTabDraft(text: string, draft: DraftState): TabDraft | undefined {
+	try {
+		const kept = decodeTabDraft(text);
+		return kept && kept.head.revision <= draft.head.revision ? kept : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Puts a kept draft's changes on top of `draft`'s newer revision, as a discarded draft's go. */
+function giveBackKept(draft: DraftState, kept: TabDraft): void {
+	giveBack(draft, {
+		baseRevision: kept.baseRevision,
+		document: kept.document,
+		savedRevision: kept.head.revision,
+		saved: kept.head.document
+	});
+}
+
 /**
  * Takes back what this tab's last page kept as it went (`text`, see {@link keepForTab}). On the
  * revision this page loaded, and with nothing typed yet, the page goes on as that one: from what
@@ -293,24 +313,14 @@ function decodeTabDraft(text: string): TabDraft | undefined {
  * whether it took anything.
  */
 export function resumeFromTab(draft: DraftState, text: string): boolean {
-	let kept: TabDraft | undefined;
-	try {
-		kept = decodeTabDraft(text);
-	} catch {
-		return false;
-	}
-	if (!kept || kept.head.revision > draft.head.revision) return false;
+	const kept = readTabDraft(text, draft);
+	if (!kept) return false;
 	if (draft.dirty) {
 		draft.document = merge(kept.head.document, snapshot(draft.document), kept.document).document;
 		return true;
 	}
 	if (kept.head.revision < draft.head.revision) {
-		giveBack(draft, {
-			baseRevision: kept.baseRevision,
-			document: kept.document,
-			savedRevision: kept.head.revision,
-			saved: kept.head.document
-		});
+		giveBackKept(draft, kept);
 		return true;
 	}
 	draft.document = kept.document;
@@ -320,6 +330,27 @@ export function resumeFromTab(draft: DraftState, text: string): boolean {
 	Object.assign(draft.sharing, { former: tab, seen, synced, syncedRevision });
 	draft.sharing.committed = { seen, synced, syncedRevision };
 	return true;
+}
+
+/**
+ * Takes what a page of any tab kept for the browser as it went or was hidden (`text`, see
+ * `keepLeft`), after this page has read the shared draft: the changes that page made since it
+ * last read or wrote the shared draft go on top of this draft, as its write would have put them.
+ * A field this draft holds otherwise keeps this draft's value (the newer page wins). On an older
+ * revision its changes go on top of this one, as a discarded draft's do. Answers whether it took
+ * anything.
+ */
+export function takeLeft(draft: DraftState, text: string): boolean {
+	const left = readTabDraft(text, draft);
+	if (!left) return false;
+	const before = snapshot(draft.document);
+	if (left.head.revision < draft.head.revision || left.syncedRevision !== left.baseRevision) {
+		giveBackKept(draft, left);
+	} else {
+		draft.document = merge(left.synced, before, left.document).document;
+		draft.baseRevision = Math.min(draft.baseRevision, left.baseRevision);
+	}
+	return !sameDocument(before, draft.document);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { emptyDocument, SECRET_MASK, type ProfileDocument } from '$lib/core/profile';
 import {
+	leftDrafts,
 	tabDrafts,
 	type DraftStore,
-	type StoredDraft,
-	type TabStorage
+	type BrowserStorage,
+	type StoredDraft
 } from './draft-store.svelte';
 import type { ProfileSnapshot } from './draft-types';
 import { ProfileDraft } from './profile-draft.svelte';
@@ -30,11 +31,15 @@ function server(...answers: [number, unknown][]) {
 	return { sent, fetcher };
 }
 
-/** A tab's session storage in memory; `room` bounds the characters it holds. */
-function sessionOf(room = Infinity): TabStorage & { items: Map<string, string> } {
+/** A tab's session storage, or the browser's local storage, in memory; `room` bounds its size. */
+function sessionOf(room = Infinity): BrowserStorage & { items: Map<string, string> } {
 	const items = new Map<string, string>();
 	return {
 		items,
+		get length() {
+			return items.size;
+		},
+		key: (index) => [...items.keys()][index] ?? null,
 		getItem: (key) => items.get(key) ?? null,
 		setItem: (key, value) => {
 			if (value.length > room) throw new DOMException('full', 'QuotaExceededError');
@@ -55,12 +60,14 @@ function sessionOf(room = Infinity): TabStorage & { items: Map<string, string> }
  */
 function browser() {
 	const stored = new Map<string, StoredDraft>();
+	// The browser's local storage, which every tab shares and closing one keeps.
+	const local = sessionOf();
 	const listeners = new Set<{ id: string; changed: (writer: string) => void }>();
 	const held: (() => void)[] = [];
 	let holding = false;
 	const writes: StoredDraft[] = [];
 	let losing: 'never' | 'unheard' | 'abort' | false = false;
-	const tab = (session: TabStorage = sessionOf()): DraftStore => ({
+	const tab = (session: BrowserStorage = sessionOf()): DraftStore => ({
 		get: async (id) => structuredClone(stored.get(id)),
 		update: async (id, change) => {
 			if (losing === 'never') return new Promise<void>(() => {});
@@ -84,10 +91,12 @@ function browser() {
 			listeners.add(listener);
 			return () => listeners.delete(listener);
 		},
-		...tabDrafts(() => session)
+		...tabDrafts(() => session),
+		...leftDrafts(() => local)
 	});
 	return {
 		stored,
+		local,
 		writes,
 		tab,
 		lose: (how: typeof losing) => (losing = how),
@@ -936,6 +945,56 @@ describe('ProfileDraft', () => {
 			const [text] = [...tab.items.values()];
 			expect(text.length).toBeGreaterThan(2 * body.length);
 			expect(text.length).toBeLessThan(2 * body.length + 2000);
+		});
+
+		it('gives a page of any tab what a closed tab typed last when its write did not land', async () => {
+			const chrome = browser();
+			const closed = page(chrome);
+			await closed.type('genericSmsSendUrl', 'https://shared.test/');
+			const other = page(chrome);
+			await other.draft.restoreStored(other.drafts);
+			await typeAndLeave(chrome, closed, { [BODY]: 'typed just before closing' });
+			expect(chrome.local.items.size).toBe(1);
+			await other.type(CONTENT_TYPE, 'text/plain');
+
+			// A new tab: its session storage holds nothing of the closed one.
+			const next = page(chrome);
+			expect(await next.draft.restoreStored(next.drafts)).toBe(true);
+			expect(next.draft.settingsOf('sendMessage')).toEqual({
+				genericSmsSendUrl: 'https://shared.test/',
+				[BODY]: 'typed just before closing',
+				[CONTENT_TYPE]: 'text/plain'
+			});
+			expect(next.draft.otherTabConflict).toBeNull();
+			// Taken once, and shared now: the tab still open follows.
+			expect(chrome.local.items.size).toBe(0);
+			expect(chrome.stored.get('p1')?.document).toEqual(next.draft.document);
+			await vi.waitFor(() =>
+				expect(other.draft.settingsOf('sendMessage')[BODY]).toBe('typed just before closing')
+			);
+		});
+
+		it('writes the draft at once as the page is hidden, and forgets the copy once it lands', async () => {
+			const chrome = browser();
+			const hidden = page(chrome);
+			await hidden.type('genericSmsSendUrl', 'https://shared.test/');
+			hidden.draft.setSetting('sendMessage', BODY, 'typed just before hiding');
+			await hidden.draft.hide(hidden.drafts);
+			expect(chrome.stored.get('p1')?.document.services.sendMessage?.[BODY]).toBe(
+				'typed just before hiding'
+			);
+			expect(chrome.local.items.size).toBe(0);
+
+			// Hidden while no write lands: the copy stays for the next page, until one lands.
+			chrome.lose('never');
+			hidden.draft.setSetting('sendMessage', BODY, 'typed while the write is lost');
+			void hidden.draft.hide(hidden.drafts);
+			await gone();
+			expect(chrome.local.items.size).toBe(1);
+			chrome.lose(false);
+			hidden.draft.setSetting('sendMessage', BODY, 'typed once it is back');
+			await hidden.draft.store(hidden.drafts);
+			expect(chrome.local.items.size).toBe(0);
 		});
 
 		it('does not take back another tab’s older draft after a write of its own failed', async () => {

@@ -17,7 +17,7 @@ import type {
 	SaveMerge,
 	Sharing
 } from './draft-types';
-import { keepForTab } from './tab-draft.svelte';
+import { keepForTab, keepLeft, sharedHolds } from './tab-draft.svelte';
 
 /**
  * The draft's exchanges with the server and the other tabs, loaded once the page has settled, or
@@ -25,11 +25,16 @@ import { keepForTab } from './tab-draft.svelte';
  */
 type Sync = typeof import('./draft-sync.svelte');
 let syncModule: Promise<Sync> | null = null;
+/** True once that code is there: a draft is kept in the browser beyond the tab from then on. */
+let syncLoaded = false;
 
 function sync(): Promise<Sync> {
 	// With the whole catalogue: which sample values are secrets is known before any is stored.
 	syncModule ??= Promise.all([import('./draft-sync.svelte'), wholeCatalogue.ready()]).then(
-		([module]) => module
+		([module]) => {
+			syncLoaded = true;
+			return module;
+		}
 	);
 	return syncModule;
 }
@@ -136,15 +141,23 @@ export class ProfileDraft implements SettingsSource, DraftState {
 		const clean = !this.dirty;
 		// Taken at once: a tab's kept draft is for one page.
 		const kept = drafts.takeForTab(this.id);
+		// And what pages of any tab kept as they went or were hidden, their writes maybe lost.
+		const left = drafts.takeLeft(this.id);
 		try {
 			// A page with no draft kept, or only a saved one no newer than its own, loads nothing
 			// (not even the code that would read one).
 			const stored = await drafts.get(this.id);
 			const nothing = !stored || (stored.clean && stored.baseRevision <= this.head.revision);
-			if (nothing && kept === null) return false;
+			if (nothing && kept === null && left.length === 0) return false;
 			const module = await sync();
 			const resumed = kept !== null && module.resumeFromTab(this, kept);
-			const took = (await module.exchange(this, drafts, true)) || resumed;
+			let took = (await module.exchange(this, drafts, true)) || resumed;
+			// On top of the shared draft as it is now; then shared, as those pages' writes would be.
+			const tookLeft = left.map((text) => module.takeLeft(this, text)).includes(true);
+			if (tookLeft) {
+				took = true;
+				await module.exchange(this, drafts, true);
+			}
 			if (took && clean) this.restored = true;
 			return took;
 		} catch {
@@ -161,7 +174,18 @@ export class ProfileDraft implements SettingsSource, DraftState {
 	 */
 	leave(drafts: DraftStore): void {
 		keepForTab(this, drafts);
-		void this.store(drafts).catch(() => {});
+		void this.hide(drafts).catch(() => {});
+	}
+
+	/**
+	 * What the page does as it is hidden or goes: shares the draft at once, not when typing
+	 * pauses, and keeps a copy for the next page of any tab until the shared draft holds it (a tab
+	 * closed for good keeps no session storage, and a write under way as it closes may not land).
+	 * The copy waits for the sync module, as the shared draft does.
+	 */
+	hide(drafts: DraftStore): Promise<void> {
+		if (syncLoaded) keepLeft(this, drafts);
+		return this.store(drafts);
 	}
 
 	/**
@@ -177,6 +201,8 @@ export class ProfileDraft implements SettingsSource, DraftState {
 		const write = sync().then((module) => module.exchange(this, drafts, false));
 		draftWrite = write;
 		await write;
+		// Held by the shared draft now: a copy kept as the page was hidden would only be older.
+		if (sharedHolds(this)) drafts.keepLeft(this.id, this.sharing.tab, null);
 	}
 
 	/** Takes the other tabs' changes as they write them; answers how to stop. */

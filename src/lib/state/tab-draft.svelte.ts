@@ -6,7 +6,8 @@ import type { DraftState } from './draft-types';
 /**
  * What a page keeps for its tab as it goes (a reload, a closed tab, another address), written at
  * once to the tab's session storage. It loads with the page, not with the sync module: a page
- * left right after its first key, before that module is there, keeps its draft too.
+ * left right after its first key, before that module is there, keeps its draft too. A copy for
+ * the next page of any tab goes to the browser's local storage, as a page goes or is hidden.
  */
 
 function snapshot(document: ProfileDocument): ProfileDocument {
@@ -34,21 +35,19 @@ function encodeTabDraft(kept: TabDraft): string {
 	});
 }
 
-/**
- * Keeps the draft for this tab's next page, at once, as the page goes: unless the shared draft
- * already holds it (as this page last read or wrote it). What the page knew of the shared draft
- * goes with it, so that the next page goes on as this one would have.
- */
-export function keepForTab(draft: DraftState, drafts: DraftStore): void {
-	const { committed, tab } = draft.sharing;
-	const stored =
+/** True when the shared draft holds the draft as it is (as this page last read or wrote it). */
+export function sharedHolds(draft: DraftState): boolean {
+	const { committed } = draft.sharing;
+	return (
 		committed.syncedRevision === draft.baseRevision &&
-		sameDocument(draft.document, committed.synced);
-	if (stored) {
-		drafts.keepForTab(draft.id, null);
-		return;
-	}
-	const kept: TabDraft = {
+		sameDocument(draft.document, committed.synced)
+	);
+}
+
+/** The draft as a tab draft: with what the page knew of the shared draft. */
+function encodeDraft(draft: DraftState): string {
+	const { committed, tab } = draft.sharing;
+	return encodeTabDraft({
 		tab,
 		seen: committed.seen,
 		synced: committed.synced,
@@ -56,6 +55,23 @@ export function keepForTab(draft: DraftState, drafts: DraftStore): void {
 		baseRevision: draft.baseRevision,
 		document: snapshot(draft.document),
 		head: draft.head
-	};
-	drafts.keepForTab(draft.id, encodeTabDraft(kept));
+	});
+}
+
+/**
+ * Keeps the draft for this tab's next page, at once, as the page goes: unless the shared draft
+ * already holds it (as this page last read or wrote it). What the page knew of the shared draft
+ * goes with it, so that the next page goes on as this one would have.
+ */
+export function keepForTab(draft: DraftState, drafts: DraftStore): void {
+	drafts.keepForTab(draft.id, sharedHolds(draft) ? null : encodeDraft(draft));
+}
+
+/**
+ * Keeps the draft for the next page of any tab, at once, as the page goes or is hidden (a tab
+ * closed for good leaves no session storage, and the shared draft's write may not land): unless
+ * the shared draft already holds it.
+ */
+export function keepLeft(draft: DraftState, drafts: DraftStore): void {
+	drafts.keepLeft(draft.id, draft.sharing.tab, sharedHolds(draft) ? null : encodeDraft(draft));
 }
