@@ -6,14 +6,17 @@ import { startApp, type BenchApp } from './app';
 import { ms } from './measure';
 import {
 	busyPerKey,
+	layoutRows,
 	ownCode,
+	paintRows,
 	startProfile,
 	startTrace,
 	stopProfile,
 	stopTrace,
 	topRows,
 	traceRows,
-	type ProfileRow
+	type ProfileRow,
+	type Trace
 } from './profile';
 
 /**
@@ -402,7 +405,7 @@ async function measureSize(
 	}
 	const typing = await typeKeys(page, KEYS);
 	const profile = session ? await stopProfile(session) : undefined;
-	const trace = session ? await stopTrace(page) : undefined;
+	const trace = session ? await stopTrace(page, session) : undefined;
 	await session?.detach();
 	return { paste, typing, profile, trace };
 }
@@ -775,7 +778,7 @@ async function typingRuns(ours: Target, bare: Target, options: RunOptions, befor
 		label: string;
 		page: ProfileRow[];
 		floor: ProfileRow[];
-		traces: { page: Map<string, number>; floor: Map<string, number> };
+		traces: { page: Trace; floor: Trace };
 	}[] = [];
 	const prefix = options.throttle === 1 ? '' : `CPU ÷${options.throttle} · `;
 	const sessions = await Promise.all(
@@ -925,7 +928,18 @@ export async function benchEditorProfile(): Promise<
 				// What the profile counts as `(program)`: the browser's style, layout and paint.
 				title: `${label}: the page's main thread, timeline events per key (an event inside another counts in both) · page · floor`,
 				head: ['event', 'page', 'floor'],
-				rows: traceRows(traces.page, traces.floor, KEYS)
+				rows: traceRows(traces.page.sums, traces.floor.sums, KEYS)
+			},
+			{
+				// Where that paint and layout are: the nodes painted, the layouts' roots.
+				title: `${label}: what is painted per key, by node · page · floor`,
+				head: ['node', 'page', 'floor'],
+				rows: paintRows(traces.page, traces.floor, KEYS)
+			},
+			{
+				title: `${label}: layouts per key, by root · page · floor`,
+				head: ['root', 'page', 'floor'],
+				rows: layoutRows(traces.page, traces.floor, KEYS)
 			}
 		]);
 	});

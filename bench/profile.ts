@@ -146,25 +146,79 @@ interface TraceEvent {
 	pid: number;
 	tid: number;
 	dur?: number;
-	args?: { data?: { type?: string } };
+	args?: {
+		data?: { type?: string; clip?: number[]; nodeId?: number; layerId?: number };
+		beginData?: { dirtyObjects?: number; totalObjects?: number };
+		endData?: { rootNode?: number };
+	};
+}
+
+/** What a trace says of the page's main thread: time by event, and what was painted and laid out. */
+export interface Trace {
+	/** ms by event name; an event inside another counts in both. */
+	sums: Map<string, number>;
+	/** By the node a paint was for: how many paints, and their area in CSS pixels. */
+	paints: Map<string, { count: number; area: number }>;
+	/** By the layout's root: how many layouts, and the objects they found dirty and laid out. */
+	layouts: Map<string, { count: number; dirty: number; total: number }>;
 }
 
 /**
  * Starts a trace of the browser's timeline events: what the profile counts as `(program)`,
- * the browser's own work (style, layout, paint), is named there.
+ * the browser's own work (style, layout, paint), is named there, with each paint's area and node
+ * and each layout's root and objects.
  */
 export async function startTrace(page: Page): Promise<void> {
 	await page
 		.context()
 		.browser()!
-		.startTracing(page, { categories: ['devtools.timeline'] });
+		.startTracing(page, {
+			categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+		});
+}
+
+/** A quad's area (four corners, x and y each). */
+function quadArea(q: number[]): number {
+	let twice = 0;
+	for (let i = 0; i < 8; i += 2) twice += q[i] * q[(i + 3) % 8] - q[(i + 2) % 8] * q[i + 1];
+	return Math.abs(twice) / 2;
+}
+
+/** Names nodes of the page by their backend ids, as `tag#id.class[aria-label]`. */
+async function nodeNamer(session: CDPSession) {
+	await session.send('DOM.getDocument', { depth: 0 });
+	const names = new Map<number, Promise<string>>();
+	return (id: number | undefined): Promise<string> => {
+		if (id === undefined) return Promise.resolve('(no node)');
+		let name = names.get(id);
+		if (!name) {
+			name = session.send('DOM.describeNode', { backendNodeId: id }).then(
+				({ node }) => {
+					const attrs = new Map<string, string>();
+					for (let i = 0; i + 1 < (node.attributes ?? []).length; i += 2)
+						attrs.set(node.attributes![i], node.attributes![i + 1]);
+					const cls = (attrs.get('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2);
+					const label = attrs.get('aria-label');
+					return (
+						node.nodeName.toLowerCase() +
+						(attrs.has('id') ? `#${attrs.get('id')}` : '') +
+						cls.map((c) => `.${c}`).join('') +
+						(label ? `[${label}]` : '')
+					);
+				},
+				() => `(node ${id}, gone)`
+			);
+			names.set(id, name);
+		}
+		return name;
+	};
 }
 
 /**
- * Stops the trace and sums, in ms, the complete events of the thread that dispatched the keys
- * (the page's main thread) by name; an event inside another counts in both.
+ * Stops the trace and sums the complete events of the thread that dispatched the keys (the
+ * page's main thread); with the page's CDP `session`, its paints and layouts by node too.
  */
-export async function stopTrace(page: Page): Promise<Map<string, number>> {
+export async function stopTrace(page: Page, session?: CDPSession): Promise<Trace> {
 	const buffer = await page.context().browser()!.stopTracing();
 	const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
 	const thread = (e: TraceEvent) => `${e.pid}:${e.tid}`;
@@ -175,11 +229,30 @@ export async function stopTrace(page: Page): Promise<Map<string, number>> {
 	}
 	const main = [...keys].sort((a, b) => b[1] - a[1])[0]?.[0];
 	const sums = new Map<string, number>();
+	const paints = new Map<string, { count: number; area: number }>();
+	const layouts = new Map<string, { count: number; dirty: number; total: number }>();
+	const name = session ? await nodeNamer(session) : async () => '(unnamed)';
 	for (const e of traceEvents) {
-		if (e.ph !== 'X' || e.dur === undefined || thread(e) !== main) continue;
+		if (thread(e) !== main) continue;
+		if (e.name === 'Paint' && e.args?.data?.clip) {
+			const at = await name(e.args.data.nodeId);
+			const row = paints.get(at) ?? { count: 0, area: 0 };
+			row.count++;
+			row.area += quadArea(e.args.data.clip);
+			paints.set(at, row);
+		}
+		if (e.name === 'Layout' && e.args?.beginData) {
+			const at = await name(e.args.endData?.rootNode);
+			const row = layouts.get(at) ?? { count: 0, dirty: 0, total: 0 };
+			row.count++;
+			row.dirty += e.args.beginData.dirtyObjects ?? 0;
+			row.total += e.args.beginData.totalObjects ?? 0;
+			layouts.set(at, row);
+		}
+		if (e.ph !== 'X' || e.dur === undefined) continue;
 		sums.set(e.name, (sums.get(e.name) ?? 0) + e.dur / 1000);
 	}
-	return sums;
+	return { sums, paints, layouts };
 }
 
 /** The `count` costliest trace events of the page per key, beside the floor's. */
@@ -194,4 +267,38 @@ export function traceRows(
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, count)
 		.map(([name, ms]) => [`\`${name}\``, fmt(ms), fmt(floor.get(name))]);
+}
+
+/** The nodes painted most per key (count, area in px²), the floor's total beside the page's. */
+export function paintRows(page: Trace, floor: Trace, keys: number, count = 10): string[][] {
+	const total = (t: Trace) => [...t.paints.values()].reduce((s, r) => s + r.area, 0);
+	const area = (px: number) => `${Math.round(px / keys).toLocaleString('en')} px²`;
+	return [
+		['all paints', area(total(page)), area(total(floor))],
+		...[...page.paints]
+			.sort((a, b) => b[1].area - a[1].area)
+			.slice(0, count)
+			.map(([node, r]) => [`\`${node}\` (${(r.count / keys).toFixed(1)} a key)`, area(r.area), ''])
+	];
+}
+
+/** The layouts per key by root: how many, and the objects found dirty and laid out. */
+export function layoutRows(page: Trace, floor: Trace, keys: number, count = 6): string[][] {
+	const per = (t: Trace) => {
+		const all = [...t.layouts.values()];
+		const sum = (f: (r: { count: number; dirty: number; total: number }) => number) =>
+			(all.reduce((s, r) => s + f(r), 0) / keys).toFixed(1);
+		return `${sum((r) => r.count)} · ${sum((r) => r.dirty)} · ${sum((r) => r.total)}`;
+	};
+	return [
+		['all layouts (layouts · dirty objects · objects)', per(page), per(floor)],
+		...[...page.layouts]
+			.sort((a, b) => b[1].total - a[1].total)
+			.slice(0, count)
+			.map(([root, r]) => [
+				`\`${root}\``,
+				`${(r.count / keys).toFixed(1)} · ${(r.dirty / keys).toFixed(1)} · ${(r.total / keys).toFixed(1)}`,
+				''
+			])
+	];
 }
