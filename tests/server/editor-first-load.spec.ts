@@ -76,6 +76,20 @@ describe("the editor's first load", () => {
 		expect(appearsIn(code, sendMessage.purpose)).toBe(true);
 	});
 
+	// Read by the server for the page; the page reads kept XML again only when its draft's changes.
+	it("holds no reader of a kept XML's account keys", () => {
+		const reader = String.raw`<!\[CDATA\[([\s\S]*?)\]\]>`;
+		const all = readdirSync(path.join(CLIENT, '_app/immutable/chunks'), { withFileTypes: true });
+		const where = (files: [string, string][]) =>
+			files.filter(([, code]) => code.includes(reader)).map(([file]) => file);
+		const built = all.map((f): [string, string] => [
+			f.name,
+			readFileSync(path.join(f.parentPath, f.name), 'utf8')
+		]);
+		expect(where(built)).not.toEqual([]);
+		expect(where([...chunks])).toEqual([]);
+	});
+
 	// Each service beyond the contract, in its own file or not, and each the servers call, loads
 	// with the page that needs it.
 	const later = SERVICES.filter((s) => s.source || s.caller !== 'app');

@@ -1,3 +1,4 @@
+import type { DeclaredAccountKey } from '$lib/core/catalogue';
 import type { ProfileDocument } from '$lib/core/profile';
 import type { MergeChoices, MergeConflict } from '$lib/core/profile/merge';
 
@@ -15,6 +16,8 @@ export interface ProfileSnapshot {
 	author: string | null;
 	savedAt: number;
 	document: ProfileDocument;
+	/** The account keys its kept XML declares, as the server read them (the editor's page). */
+	accountKeys?: DeclaredAccountKey[];
 }
 
 /** A save refused because someone saved first and changed some of the same fields. */

@@ -3,7 +3,7 @@ import { wholeCatalogue } from './catalogue.svelte';
 import type { DeclaredAccountKey } from '$lib/core/catalogue';
 import type { MergeChoices } from '$lib/core/profile/merge';
 import type { ProfileDocument, Scenario } from '$lib/core/profile';
-import { declaredAccountKeys } from '$lib/core/xml/account';
+import { LazyModule } from './lazy.svelte';
 import type { Values } from '$lib/core/request';
 import type { DraftStore } from './draft-store.svelte';
 import type { SettingsSource } from './service-editor.svelte';
@@ -48,6 +48,18 @@ function sync(): Promise<Sync> {
  * since it last read the shared draft, and takes what the others changed. A field two tabs
  * changed differently keeps this tab's value and is shown as an {@link OtherTabConflict}.
  */
+/** Reads a kept XML's account keys: loaded only when a draft's kept XML is not the server's. */
+const accountReader = new LazyModule(() => import('$lib/core/xml/account'));
+
+type Kept = ProfileDocument['preservedXml'];
+
+function sameKept(a: Kept, b: Kept): boolean {
+	return (
+		a.length === b.length &&
+		a.every((k, i) => k.path === b[i].path && k.index === b[i].index && k.xml === b[i].xml)
+	);
+}
+
 /** The draft write under way in this tab, if any: a page the tab moves to waits for it. */
 export let draftWrite: Promise<unknown> = Promise.resolve();
 
@@ -73,8 +85,13 @@ export class ProfileDraft implements SettingsSource, DraftState {
 	};
 	scenarioIndex = $state(0);
 
+	/** The kept XML the server read the account keys of, and those keys. */
+	readonly #served: { xml: Kept; keys: DeclaredAccountKey[] } | null;
+	/** The kept XML last read, and its keys: a keystroke leaves it as it was. */
+	#read: { xml: Kept; keys: DeclaredAccountKey[] } | null = null;
+
 	/** The account keys the profile's kept XML declares (read again only when it changes). */
-	readonly #accountKeys = $derived.by(() => declaredAccountKeys(this.document.preservedXml));
+	readonly #accountKeys = $derived.by(() => this.#keysOf(this.document.preservedXml));
 
 	// Compared field by field, not as JSON: stringifying a megabyte body on each keystroke costs,
 	// and a service left with no settings is no change.
@@ -92,6 +109,9 @@ export class ProfileDraft implements SettingsSource, DraftState {
 	readonly sharing: Sharing;
 
 	constructor(profile: ProfileSnapshot) {
+		this.#served = profile.accountKeys
+			? { xml: profile.document.preservedXml, keys: profile.accountKeys }
+			: null;
 		this.id = profile.id;
 		this.name = profile.name;
 		this.load(profile.revision, profile.document);
@@ -119,6 +139,18 @@ export class ProfileDraft implements SettingsSource, DraftState {
 	/** Loads the code that saves and shares the draft, before it is needed. */
 	prepare(): void {
 		void sync();
+	}
+
+	#keysOf(xml: Kept): DeclaredAccountKey[] {
+		if (this.#read?.xml === xml) return this.#read.keys;
+		let keys: DeclaredAccountKey[] | undefined;
+		if (xml.length === 0) keys = [];
+		else if (this.#served && sameKept(xml, this.#served.xml)) keys = this.#served.keys;
+		else if (accountReader.value) keys = accountReader.value.declaredAccountKeys(xml);
+		else accountReader.load();
+		if (keys === undefined) return this.#served?.keys ?? [];
+		this.#read = { xml, keys };
+		return keys;
 	}
 
 	/** The account keys the profile's own XML declares (`<apiUser>` → `%account[apiUser]%`). */

@@ -5,6 +5,7 @@ import { galleryFor } from '$lib/core/profile/gallery';
 import { serverContext } from '$lib/server/platform/context';
 import { getProfile } from '$lib/server/profiles';
 import { listSandboxes } from '$lib/server/push/sandboxes';
+import { declaredAccountKeys } from '$lib/core/xml/account';
 import { PUSH_PAGE } from './push';
 import type { PageServerLoad } from './$types';
 
@@ -24,7 +25,9 @@ export const load: PageServerLoad = async ({ params, locals, url }) => {
 			revision: profile.revision,
 			author: profile.author,
 			savedAt: profile.savedAt,
-			document: profile.document
+			document: profile.document,
+			// Read here: the page loads the XML reader only if its draft's kept XML changes.
+			accountKeys: declaredAccountKeys(profile.document.preservedXml)
 		},
 		profiles: (await ctx.store.profiles.list({ deleted: false })).map((p) => ({
 			id: p.id,
