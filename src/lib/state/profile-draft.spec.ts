@@ -9,6 +9,8 @@ import {
 } from './draft-store.svelte';
 import type { ProfileSnapshot } from './draft-types';
 import { ProfileDraft } from './profile-draft.svelte';
+import { ServiceStatuses } from './service-editor.svelte';
+import { SETTINGS_PATH } from '$lib/core/xml/forms';
 
 const URL_PATH = 'services.sendMessage.genericSmsSendUrl';
 
@@ -142,6 +144,28 @@ describe('ProfileDraft', () => {
 		expect(draft.dirty).toBe(false);
 		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
 		expect(draft.dirty).toBe(true);
+	});
+
+	it('keeps the account keys of its kept XML while a key changes a setting: the other services’ statuses stay built', () => {
+		const document: ProfileDocument = {
+			...emptyDocument(),
+			services: {
+				sendMessage: { genericSmsSendUrl: 'https://a.test/' },
+				invitationAccepted: { invitationAcceptedUrl: 'https://a.test/' }
+			},
+			preservedXml: [{ path: SETTINGS_PATH, index: 0, xml: '<apiUser>acme</apiUser>' }]
+		};
+		const served = [{ name: 'apiUser', value: 'acme', secret: false }];
+		const draft = new ProfileDraft({ ...snapshot(1, document), accountKeys: served });
+		const statuses = new ServiceStatuses(draft);
+		const keys = draft.accountKeys;
+		const other = statuses.resultOf('invitationAccepted');
+		expect(keys.map((k) => k.name)).toEqual(['apiUser']);
+		expect(other).not.toBeNull();
+
+		draft.setSetting('sendMessage', 'genericSmsSendUrl', 'https://b.test/');
+		expect(draft.accountKeys).toBe(keys);
+		expect(statuses.resultOf('invitationAccepted')).toBe(other);
 	});
 
 	it('turns a 409 into per-field choices, and sends them with the head they were made for', async () => {

@@ -60,6 +60,12 @@ function sameKept(a: Kept, b: Kept): boolean {
 	);
 }
 
+/**
+ * The values of a profile with no scenario: one object, so that what is built from them (the
+ * other services' statuses) is not built again on every key.
+ */
+const NO_VALUES: Values = Object.freeze({});
+
 /** The draft write under way in this tab, if any: a page the tab moves to waits for it. */
 export let draftWrite: Promise<unknown> = Promise.resolve();
 
@@ -384,7 +390,7 @@ export class ProfileDraft implements SettingsSource, DraftState {
 	}
 
 	get values(): Values {
-		return (this.document.scenarios[this.scenarioIndex]?.values ?? {}) as Values;
+		return (this.document.scenarios[this.scenarioIndex]?.values ?? NO_VALUES) as Values;
 	}
 
 	set values(values: Values) {
