@@ -51,6 +51,11 @@ const SIZES = [
 
 type Format = (typeof SIZES)[number][2];
 
+/** The sizes a run types at: all, or those `EDITOR_SIZES` names (`EDITOR_SIZES='200 B,200 KB'`). */
+const SIZES_RUN = SIZES.filter(
+	([label]) => !process.env.EDITOR_SIZES || process.env.EDITOR_SIZES.split(',').includes(label)
+);
+
 /** A key's timings, in ms from its keydown. */
 interface KeyTiming {
 	dom: number;
@@ -788,7 +793,7 @@ async function typingRuns(ours: Target, bare: Target, options: RunOptions, befor
 		await session.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
 	let round = ROUNDS_PER_RUN * (options.throttle - 1) + (options.profile ? 100 : 0);
 	try {
-		for (const [label, bytes, format] of SIZES) {
+		for (const [label, bytes, format] of SIZES_RUN) {
 			// Each page in turn, in the foreground, with the same document.
 			await ours.page.bringToFront();
 			// The body's content type follows the document (the starter's text is pasted over).

@@ -149,7 +149,7 @@ interface TraceEvent {
 	args?: {
 		data?: { type?: string; clip?: number[]; nodeId?: number; layerId?: number };
 		beginData?: { dirtyObjects?: number; totalObjects?: number };
-		endData?: { rootNode?: number };
+		endData?: { layoutRoots?: { nodeId?: number }[] };
 	};
 }
 
@@ -242,7 +242,7 @@ export async function stopTrace(page: Page, session?: CDPSession): Promise<Trace
 			paints.set(at, row);
 		}
 		if (e.name === 'Layout' && e.args?.beginData) {
-			const at = await name(e.args.endData?.rootNode);
+			const at = await name(e.args.endData?.layoutRoots?.[0]?.nodeId);
 			const row = layouts.get(at) ?? { count: 0, dirty: 0, total: 0 };
 			row.count++;
 			row.dirty += e.args.beginData.dirtyObjects ?? 0;
