@@ -326,6 +326,25 @@ test.describe('profile editor', () => {
 		);
 		await expectAccessible(page);
 	});
+	test('a key repaints the preview apart from the page, and leaves the services list as drawn', async ({
+		page
+	}) => {
+		const id = await createProfile(page, uniqueName('Contained'));
+		await page.goto(`/profiles/${id}/services/sendMessage`);
+		const styleOf = (selector: string) =>
+			page.locator(selector).evaluate((element) => {
+				const style = getComputedStyle(element);
+				return { contain: style.contain, isolation: style.isolation };
+			});
+		expect((await styleOf('section[aria-label="Request preview"]')).contain).toMatch(
+			/layout.*paint|paint.*layout/
+		);
+		expect(await styleOf('nav[aria-label="Services of this profile"]')).toEqual({
+			contain: 'layout',
+			isolation: 'isolate'
+		});
+	});
+
 	test('a body starter that replaces a typed body and content type says so, and Undo puts both back', async ({
 		page
 	}) => {
