@@ -435,8 +435,8 @@ async function openEditor(app: BenchApp, context: BrowserContext, cookie: string
 
 /**
  * How long a tab is open before the address is entered: a person opens a tab, then types. The
- * browser starts the tab's renderer process meanwhile (about 300 ms of both cores on these
- * machines); a navigation that starts at once shares the cores with that start-up.
+ * browser starts the tab's renderer process meanwhile; a navigation that starts at once shares
+ * the cores with that start-up.
  */
 const TAB_OPEN_MS = 1000;
 
@@ -483,8 +483,8 @@ async function coldLoad(app: BenchApp, browser: Browser, cookie: string, tab: 'o
 		waitUntil: 'commit'
 	});
 	// Found by its accessible name as an attribute, not by a role query: a role query works out
-	// the accessibility of the whole page in its main thread at every poll (about 55 ms of a
-	// cold load in a profile), which is the benchmark's cost, not the user's.
+	// the accessibility of the whole page in its main thread at every poll, which is the
+	// benchmark's cost, not the user's.
 	const url = page.locator('[aria-label="URL (genericSmsSendUrl)"]');
 	await url.click();
 	await page.keyboard.press('x');
