@@ -1,4 +1,5 @@
 import { lineColumn } from '../issues';
+import { editBetween, isHigh, isLow } from './edits';
 
 /**
  * UTF-8 byte counts of texts, for a preview that shows the size of what is sent, and where bytes
@@ -12,14 +13,19 @@ const WIDE = /[\u0080-\uffff]+/g;
  * The UTF-8 length of a text in bytes (a lone surrogate counts as U+FFFD, 3 bytes, as it is
  * sent). A long text that differs from the last one counted in one stretch (a key typed into a
  * body: the expanded body changes where the key went) is counted from that one: only the
- * stretch that differs is read in each, past their common start and end.
+ * stretch that differs is read in each (`editBetween`).
  */
 export function utf8Length(text: string): number {
 	if (text === known.text) return known.bytes;
 	const before = known.text;
 	let bytes: number;
-	const [start, end] =
-		text.length >= EDIT_MIN && before.length >= EDIT_MIN ? sameEnds(before, text) : [0, 0];
+	let start = 0;
+	let end = 0;
+	if (text.length >= EDIT_MIN && before.length >= EDIT_MIN) {
+		const edit = editBetween(before, text);
+		start = edit.from;
+		end = before.length - edit.to;
+	}
 	// Counting what differs in both texts pays only while it is less than the new text: a paste
 	// over the whole body is counted once, whole.
 	if (2 * (start + end) > text.length) {
@@ -39,39 +45,6 @@ const EDIT_MIN = 16_384;
 
 /** The last text counted, and its count: a preview may ask again for the same body. */
 let known = { text: '', bytes: 0 };
-
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/**
- * How many characters two texts share at their start and at their end (not overlapping), cut
- * so that no surrogate pair is split: how a surrogate counts depends on its neighbour.
- */
-function sameEnds(a: string, b: string): [number, number] {
-	const most = Math.min(a.length, b.length);
-	// Compared a block at a time natively, then a character at a time in the block that differs.
-	let start = 0;
-	while (start + BLOCK <= most && a.slice(start, start + BLOCK) === b.slice(start, start + BLOCK)) {
-		start += BLOCK;
-	}
-	while (start < most && a.charCodeAt(start) === b.charCodeAt(start)) start++;
-	const room = most - start;
-	let end = 0;
-	while (
-		end + BLOCK <= room &&
-		a.slice(a.length - end - BLOCK, a.length - end) ===
-			b.slice(b.length - end - BLOCK, b.length - end)
-	) {
-		end += BLOCK;
-	}
-	while (end < room && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
-	if (start > 0 && isHigh(a.charCodeAt(start - 1))) start--;
-	if (end > 0 && isLow(a.charCodeAt(a.length - end))) end--;
-	return [start, end];
-}
-
-/** Characters compared at once, natively, while two texts are the same. */
-const BLOCK = 1024;
 
 /**
  * One byte a character, plus what the runs of other characters add: a character below U+0800

@@ -1,0 +1,86 @@
+/**
+ * Where two versions of a text differ: a key typed into a megabyte body changes a few characters,
+ * and what reads both versions (the template's analysis, its expansion, the byte count) reads
+ * only that stretch. An editor that knows the change it made says so; else it is found by
+ * comparing the texts' ends.
+ */
+
+/** `from`..`to` of the old text became `inserted` characters of the new one, at `from`. */
+export interface Edit {
+	from: number;
+	to: number;
+	inserted: number;
+}
+
+interface Known {
+	before: string;
+	after: string;
+	edit: Edit;
+}
+
+/** Changes said lately: a key changes the body and, from it, the expanded body. */
+const known: Known[] = [];
+const KEPT = 4;
+
+/**
+ * Says that `after` is `before` with one edit (as an editor or an expansion made it), so that
+ * {@link editBetween} of the two needs no comparison.
+ */
+export function noteEdit(before: string, after: string, edit: Edit): void {
+	known.unshift({ before, after, edit });
+	if (known.length > KEPT) known.pop();
+}
+
+/** The one edit that makes `after` of `before`: a change said by {@link noteEdit}, else found. */
+export function editBetween(before: string, after: string): Edit {
+	for (const k of known) if (k.after === after && k.before === before) return whole(before, k.edit);
+	const [start, end] = sameEnds(before, after);
+	return { from: start, to: before.length - end, inserted: after.length - end - start };
+}
+
+export /** The edit widened so that it splits no surrogate pair, as {@link sameEnds} cuts its ends. */
+function whole(before: string, edit: Edit): Edit {
+	let { from, to, inserted } = edit;
+	if (from > 0 && isHigh(before.charCodeAt(from - 1))) {
+		from--;
+		inserted++;
+	}
+	if (to < before.length && isLow(before.charCodeAt(to))) {
+		to++;
+		inserted++;
+	}
+	return { from, to, inserted };
+}
+
+export const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+export const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * How many characters two texts share at their start and at their end (not overlapping), cut
+ * so that no surrogate pair is split: how a surrogate counts depends on its neighbour.
+ */
+export function sameEnds(a: string, b: string): [number, number] {
+	const most = Math.min(a.length, b.length);
+	// Compared a block at a time natively, then a character at a time in the block that differs.
+	let start = 0;
+	while (start + BLOCK <= most && a.slice(start, start + BLOCK) === b.slice(start, start + BLOCK)) {
+		start += BLOCK;
+	}
+	while (start < most && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+	const room = most - start;
+	let end = 0;
+	while (
+		end + BLOCK <= room &&
+		a.slice(a.length - end - BLOCK, a.length - end) ===
+			b.slice(b.length - end - BLOCK, b.length - end)
+	) {
+		end += BLOCK;
+	}
+	while (end < room && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+	if (start > 0 && isHigh(a.charCodeAt(start - 1))) start--;
+	if (end > 0 && isLow(a.charCodeAt(a.length - end))) end--;
+	return [start, end];
+}
+
+/** Characters compared at once, natively, while two texts are the same. */
+const BLOCK = 1024;
