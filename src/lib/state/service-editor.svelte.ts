@@ -10,7 +10,7 @@ import { bodyKind } from '$lib/core/request/checks';
 import { resolveSettings } from '$lib/core/request/settings';
 import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary';
 import type { ScenarioValue, Values } from '$lib/core/request/values';
-import { encodingForContentType, type Encoding } from '$lib/core/template';
+import { encodingForContentType, TemplateMemo, type Encoding } from '$lib/core/template';
 import { wholeCatalogue } from './catalogue.svelte';
 import {
 	bodyCheckPending,
@@ -55,7 +55,8 @@ function buildPreview(
 	service: Service,
 	settings: Record<string, string>,
 	values: Values,
-	source: Pick<SettingsSource, 'rawSubstitution' | 'accountKeys'>
+	source: Pick<SettingsSource, 'rawSubstitution' | 'accountKeys'>,
+	memo?: TemplateMemo
 ): BuildResult {
 	return buildRequestsWith(
 		{
@@ -67,7 +68,8 @@ function buildPreview(
 		},
 		// An XML body is checked once the page has the reader (the preview says it is updating).
 		(body) => previewXmlReader()?.(body) ?? null,
-		(body) => previewJsonReader()(body)
+		(body) => previewJsonReader()(body),
+		memo
 	);
 }
 
@@ -177,6 +179,9 @@ export class ServiceEditor {
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
+	/** What each key's build is derived from: the previous analyses and expansions. */
+	readonly #memo = new TemplateMemo();
+
 	readonly #result = $derived.by(() => {
 		// The lint's hints name services beyond the contract once the page has them.
 		void wholeCatalogue.value;
@@ -184,7 +189,8 @@ export class ServiceEditor {
 			this.service,
 			this.source.settingsOf(this.service.id),
 			this.#values,
-			this.source
+			this.source,
+			this.#memo
 		);
 	});
 

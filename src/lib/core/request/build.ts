@@ -12,6 +12,7 @@ import {
 	type Encoding,
 	type ExpandOptions,
 	type Substitution,
+	type TemplateMemo,
 	type Tokenized
 } from '../template';
 import { checkBody, checkUrl, type JsonBodyReader, type XmlBodyReader } from './checks';
@@ -97,7 +98,8 @@ function plan(
 	service: Service,
 	s: ResolvedSettings,
 	issues: Issue[],
-	declared: readonly DeclaredAccountKey[]
+	declared: readonly DeclaredAccountKey[],
+	memo: TemplateMemo | undefined
 ): Plan {
 	const method = chooseMethod(service, s, issues);
 	let sendsBody = s.postData !== '' && method !== 'GET' && method !== 'HEAD';
@@ -161,8 +163,12 @@ function plan(
 			field: s.contentTypeField
 		});
 	}
-	const url = analyzeTemplate(s.url, service, s.urlField, declared);
-	const body = analyzeTemplate(s.postData, service, s.postDataField, declared);
+	const analyze = (slot: string, source: string, field: string) =>
+		memo
+			? memo.analyze(slot, source, service, field, declared)
+			: analyzeTemplate(source, service, field, declared);
+	const url = analyze('url', s.url, s.urlField);
+	const body = analyze('body', s.postData, s.postDataField);
 	append(issues, url.issues);
 	append(issues, body.issues);
 	const parsedHeaders = parseHeaderLines(s.customHeaders, s.customHeadersField);
@@ -215,7 +221,8 @@ function buildOne(
 	resolver: Resolver,
 	raw: boolean,
 	readers: { xml: XmlBodyReader; json: JsonBodyReader },
-	issues: Issue[]
+	issues: Issue[],
+	memo: { of: TemplateMemo; request: number } | undefined
 ): BuiltRequest {
 	// Each expansion's options are written out, not spread from shared ones: V8 builds an object
 	// spread with properties after it property by property, about 1 µs each time.
@@ -226,9 +233,11 @@ function buildOne(
 		context,
 		maskPassword
 	});
-	const probe = expand(p.url, options('url'));
+	const expanded = (slot: string, template: Tokenized, options: ExpandOptions) =>
+		memo ? memo.of.expand(`${memo.request}:${slot}`, template, options) : expand(template, options);
+	const probe = expanded('url', p.url, options('url'));
 	const maskPassword = isPlainHttp(probe.text);
-	const url = maskPassword ? expand(p.url, options('url', maskPassword)) : probe;
+	const url = maskPassword ? expanded('masked url', p.url, options('url', maskPassword)) : probe;
 	const field = p.settings.urlField;
 	// Expansion finds a value's issues at each use of its name: listed as analysis lists them.
 	const repeats = new Repeats(issues);
@@ -262,11 +271,11 @@ function buildOne(
 	let body: string | null = null;
 	let bodySubs: Substitution[] = [];
 	if (p.sendsBody) {
-		const expanded = expand(p.body, options(bodyEncoding, maskPassword));
-		body = expanded.text;
-		bodySubs = expanded.substitutions;
+		const expansion = expanded('body', p.body, options(bodyEncoding, maskPassword));
+		body = expansion.text;
+		bodySubs = expansion.substitutions;
 		const bodyField = p.settings.postDataField;
-		repeats.addAll(expanded.issues, bodyField);
+		repeats.addAll(expansion.issues, bodyField);
 		issues.push(
 			...checkBody(
 				body,
@@ -356,11 +365,13 @@ export function firstRequestValues(serviceId: string, values: Values): Values {
  * XML body with `readXml` and a JSON one with `readJson`. Everything but a browser page calls
  * `buildRequests`, which reads XML bodies with the product's one strict reader and JSON ones in
  * place; a page gives its XML reader once it has loaded, and reads large bodies in a worker.
+ * An editor gives its `memo`, from which each key's build is derived (the same result).
  */
 export function buildRequestsWith(
 	input: BuildInput,
 	readXml: XmlBodyReader,
-	readJson: JsonBodyReader = readJsonBody
+	readJson: JsonBodyReader = readJsonBody,
+	memo?: TemplateMemo
 ): BuildResult {
 	const service =
 		typeof input.service === 'string' ? findKnownService(input.service) : input.service;
@@ -376,7 +387,7 @@ export function buildRequestsWith(
 	const settings = resolveSettings(service, input.settings);
 	const issues: Issue[] = [...settings.issues];
 	const declared = input.accountKeys ?? [];
-	const p = plan(service, settings, issues, declared);
+	const p = plan(service, settings, issues, declared, memo);
 	if (settings.skipped) return { requests: [], issues: dedupe(issues) };
 	if (settings.url.trim() === '') {
 		issues.push({
@@ -403,14 +414,21 @@ export function buildRequestsWith(
 	}
 	const resolvers: Resolver[] = [];
 	const readers = { xml: readXml, json: readJson };
-	const requests = targets.map((value) => {
+	const requests = targets.map((value, index) => {
 		const recipient = value === null || !perRecipient ? null : { name: perRecipient, value };
 		const resolver = resolverFor(input.values, vocabulary, recipient);
 		resolvers.push(resolver);
 		const request = withAppHeaders(
 			service,
 			input.values,
-			buildOne(p, resolver, input.rawSubstitution === true, readers, issues)
+			buildOne(
+				p,
+				resolver,
+				input.rawSubstitution === true,
+				readers,
+				issues,
+				memo && { of: memo, request: index }
+			)
 		);
 		return recipients !== null && value !== null ? { ...request, recipient: value } : request;
 	});

@@ -6,6 +6,7 @@ import { tokenize } from './tokenize';
 import * as reference from '../../../../tests/reference/template/expand';
 import * as referenceEncode from '../../../../tests/reference/template/encode';
 import * as referenceTokenize from '../../../../tests/reference/template/tokenize';
+import { same, templateText } from '../../../../tests/helpers/template-pieces';
 
 /**
  * The fast tokenizer, encoder and expander against the first, straightforward ones (kept in
@@ -22,52 +23,6 @@ const KEYS = [
 	'interestedParties'
 ];
 
-/** Pieces that reach every branch of the tokenizer, glued with arbitrary text. */
-const PIECES = [
-	'%sms_to%',
-	'%sms_body%',
-	'%account[password]%',
-	'%account[user.name-1]%',
-	'%interestedParties%',
-	'%sha1(%account[password]%)%',
-	'%sha1(%sha1(%sms_to%)%)%',
-	'%sha1(%sha1(%sha1(%sha1(%sha1(%sha1(%sha1(%sha1(%sha1(%x%)%)%)%)%)%)%)%)%)%',
-	'%sha1(%nope%)%',
-	'%nope%',
-	'%',
-	'%%',
-	'%20',
-	'%C3%A9',
-	'%aB',
-	'%ab1%',
-	'%Fe_x%',
-	'%account[',
-	'%account[]%',
-	'%account[x]',
-	'%account[x%',
-	'%sha1(',
-	'%sha1(%x%',
-	'%sha1(%x%)',
-	'%sha1(x)%',
-	'%md5(%x%)%',
-	'50%off(today)',
-	'%_a%',
-	'%é%',
-	')%',
-	']%',
-	'\u{1F389}',
-	'\ud800'
-];
-
-const templateText = fc
-	.array(
-		fc.oneof(
-			{ weight: 3, arbitrary: fc.constantFrom(...PIECES) },
-			{ weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 5 }) }
-		),
-		{ maxLength: 16 }
-	)
-	.map((parts) => parts.join(''));
 const template = fc.oneof(templateText, fc.string({ unit: 'binary' }));
 
 const text = fc.oneof(
@@ -86,12 +41,6 @@ const options = fc.record({
 	raw: fc.boolean(),
 	maskPassword: fc.boolean()
 });
-
-/** The same object as the reference gives, and the same JSON text (key order included). */
-function same<T>(actual: T, expected: T): void {
-	expect(actual).toStrictEqual(expected);
-	expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
 
 describe('the fast template engine gives what the reference gives', () => {
 	it('tokenizes any text into the same tokens and issues', () => {
