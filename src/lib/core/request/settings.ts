@@ -96,8 +96,10 @@ export function resolveSettings(service: Service, settings: Settings): ResolvedS
 		if (PLAIN_ROLES.has(key.role) && isXmlKey(service, key.key)) {
 			append(issues, xmlCharIssues(text(settings, key.key), key.key));
 		}
+		if (key.role !== 'number') continue;
+		// Only a number is trimmed: trimming a megabyte body would read all of it on every key.
 		const value = text(settings, key.key).trim();
-		if (key.role === 'number' && value !== '' && !WHOLE_NUMBER.test(value)) {
+		if (value !== '' && !WHOLE_NUMBER.test(value)) {
 			const fallback = key.default === undefined ? '' : ` (${key.default} when empty)`;
 			issues.push({
 				code: 'number_invalid',
