@@ -10,6 +10,8 @@ export interface Edit {
 	from: number;
 	to: number;
 	inserted: number;
+	/** The inserted characters, when the editor said them: the new text is then not read. */
+	text?: string;
 }
 
 interface Known {
@@ -38,18 +40,14 @@ export function editBetween(before: string, after: string): Edit {
 	return { from: start, to: before.length - end, inserted: after.length - end - start };
 }
 
-export /** The edit widened so that it splits no surrogate pair, as {@link sameEnds} cuts its ends. */
+/** The edit widened so that it splits no surrogate pair, as {@link sameEnds} cuts its ends. */
 function whole(before: string, edit: Edit): Edit {
-	let { from, to, inserted } = edit;
-	if (from > 0 && isHigh(before.charCodeAt(from - 1))) {
-		from--;
-		inserted++;
-	}
-	if (to < before.length && isLow(before.charCodeAt(to))) {
-		to++;
-		inserted++;
-	}
-	return { from, to, inserted };
+	const high = edit.from > 0 && isHigh(before.charCodeAt(edit.from - 1));
+	const low = edit.to < before.length && isLow(before.charCodeAt(edit.to));
+	if (!high && !low) return edit;
+	const from = high ? edit.from - 1 : edit.from;
+	const to = low ? edit.to + 1 : edit.to;
+	return { from, to, inserted: edit.inserted + (to - from) - (edit.to - edit.from) };
 }
 
 export const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -52,7 +52,8 @@ function applyEdit(before: string, spec: EditSpec): string {
 	}
 	const to = Math.min(before.length, at + spec.removed);
 	const after = before.slice(0, at) + spec.inserted + before.slice(to);
-	if (spec.said) noteEdit(before, after, { from: at, to, inserted: spec.inserted.length });
+	const said = { from: at, to, inserted: spec.inserted.length, text: spec.inserted };
+	if (spec.said) noteEdit(before, after, said);
 	return after;
 }
 

@@ -41,7 +41,7 @@ function mayBeRead(code: number): boolean {
 export function isLocal(before: string, after: string, edit: Edit): boolean {
 	const { from, to, inserted } = edit;
 	const removed = before.slice(from, to);
-	const added = after.slice(from, from + inserted);
+	const added = edit.text ?? after.slice(from, from + inserted);
 	if (removed.includes('%') || added.includes('%')) return false;
 	if (hasXmlInvalidChars(removed) || hasXmlInvalidChars(added)) return false;
 	if (from > 0 && isHigh(before.charCodeAt(from - 1))) return false;
@@ -161,7 +161,7 @@ function reexpand(prev: Expansion, source: string, edit: Edit): Expansion {
 	const to = from + (edit.to - edit.from);
 	const text =
 		prev.text.slice(0, from) +
-		source.slice(edit.from, edit.from + edit.inserted) +
+		(edit.text ?? source.slice(edit.from, edit.from + edit.inserted)) +
 		prev.text.slice(to);
 	noteEdit(prev.text, text, { from, to, inserted: edit.inserted });
 	const next = subs.slice(0, split);
