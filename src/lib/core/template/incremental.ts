@@ -3,7 +3,7 @@ import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';
 import { editBetween, isHigh, isLow, noteEdit, type Edit } from '../format/edits';
 import type { Issue } from '../issues';
-import { analyzeTemplate, type Analysis, type PlaceholderMark } from './analyze';
+import { analyzeTemplate, type Analysis } from './analyze';
 import { hasXmlInvalidChars } from './encode';
 import {
 	expand,
@@ -13,7 +13,8 @@ import {
 	type SubstitutionStatus,
 	type Value
 } from './expand';
-import type { PlaceholderToken, Token, Tokenized } from './tokenize';
+import { Moved, movedMark, movedToken, whenRead } from './moved';
+import type { Token, Tokenized } from './tokenize';
 
 /**
  * The same analysis and expansion as {@link analyzeTemplate} and {@link expand}, derived from the
@@ -66,14 +67,6 @@ function firstAt<T>(items: readonly T[], at: (item: T) => number, offset: number
 	return lo;
 }
 
-function movedToken(token: PlaceholderToken, by: number): PlaceholderToken {
-	const ref =
-		token.ref.kind === 'sha1'
-			? { kind: 'sha1' as const, inner: movedToken(token.ref.inner, by) }
-			: token.ref;
-	return { kind: 'placeholder', from: token.from + by, to: token.to + by, key: token.key, ref };
-}
-
 function movedIssue(issue: Issue, by: number): Issue {
 	const moved: Issue = { ...issue };
 	if (moved.from !== undefined) moved.from += by;
@@ -111,19 +104,24 @@ function retokenize(prev: Tokenized, source: string, edit: Edit): Tokenized {
 	return { source, tokens: next, issues: movedIssues(prev.issues, edit, by) };
 }
 
-function movedMark(mark: PlaceholderMark, by: number): PlaceholderMark {
-	const moved: PlaceholderMark = {
-		from: mark.from + by,
-		to: mark.to + by,
-		key: mark.key,
-		scope: mark.scope
-	};
-	if ('variable' in mark) moved.variable = mark.variable;
-	return moved;
-}
+/** Where the tokens and marks of a derived analysis are kept until read. */
+const movesOf = new WeakMap<Analysis, Moved>();
 
 function reanalyze(prev: Analysis, source: string, edit: Edit): Analysis {
 	const by = edit.inserted - (edit.to - edit.from);
+	const moved = (movesOf.get(prev) ?? new Moved(prev.tokenized.tokens, prev.marks)).after(edit);
+	if (moved) {
+		const tokenized: Tokenized = {
+			source,
+			tokens: [],
+			issues: movedIssues(prev.tokenized.issues, edit, by)
+		};
+		whenRead(tokenized, 'tokens', () => moved.currentTokens());
+		const analysis: Analysis = { tokenized, marks: [], issues: movedIssues(prev.issues, edit, by) };
+		whenRead(analysis, 'marks', () => moved.currentMarks());
+		movesOf.set(analysis, moved);
+		return analysis;
+	}
 	const marks = prev.marks;
 	const split = firstAt(marks, (m) => m.from, edit.to);
 	const next = marks.slice(0, split);
