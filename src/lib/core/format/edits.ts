@@ -10,8 +10,28 @@ export interface Edit {
 	from: number;
 	to: number;
 	inserted: number;
-	/** The inserted characters, when the editor said them: the new text is then not read. */
-	text?: string;
+	/** What the editor said of it: with it, neither text is read (a large one is not copied). */
+	said?: Said;
+}
+
+/** An edit's characters as the editor that made it read them from its own document. */
+export interface Said {
+	/** The inserted characters. */
+	text: string;
+	/** The removed ones. */
+	removed: string;
+	/** The old text just before `from` (a few characters, or none at its start). */
+	lead: string;
+	/** The old text's character at `to` ('' at its end). */
+	next: string;
+}
+
+/** The code units of the old text just before an edit and just after it (NaN at an end). */
+export function borders(before: string, edit: Edit): [number, number] {
+	const lead = edit.said?.lead ?? '';
+	const last = lead === '' ? before.charCodeAt(edit.from - 1) : lead.charCodeAt(lead.length - 1);
+	const next = edit.said ? edit.said.next.charCodeAt(0) : before.charCodeAt(edit.to);
+	return [last, next];
 }
 
 interface Known {
@@ -42,8 +62,9 @@ export function editBetween(before: string, after: string): Edit {
 
 /** The edit widened so that it splits no surrogate pair, as {@link sameEnds} cuts its ends. */
 function whole(before: string, edit: Edit): Edit {
-	const high = edit.from > 0 && isHigh(before.charCodeAt(edit.from - 1));
-	const low = edit.to < before.length && isLow(before.charCodeAt(edit.to));
+	const [last, next] = borders(before, edit);
+	const high = isHigh(last);
+	const low = isLow(next);
 	if (!high && !low) return edit;
 	const from = high ? edit.from - 1 : edit.from;
 	const to = low ? edit.to + 1 : edit.to;

@@ -39,7 +39,9 @@ const edit = fc.record({
 	removed: fc.oneof(fc.constant(0), fc.nat({ max: 3 }), fc.nat({ max: 40 })),
 	inserted,
 	/** Say the edit as an editor would (it may be wider than the change), else let it be found. */
-	said: fc.boolean()
+	said: fc.boolean(),
+	/** How much of the text before it the editor says. */
+	lead: fc.nat({ max: 4 })
 });
 
 type EditSpec = typeof edit extends fc.Arbitrary<infer T> ? T : never;
@@ -52,8 +54,13 @@ function applyEdit(before: string, spec: EditSpec): string {
 	}
 	const to = Math.min(before.length, at + spec.removed);
 	const after = before.slice(0, at) + spec.inserted + before.slice(to);
-	const said = { from: at, to, inserted: spec.inserted.length, text: spec.inserted };
-	if (spec.said) noteEdit(before, after, said);
+	const said = {
+		text: spec.inserted,
+		removed: before.slice(at, to),
+		lead: before.slice(Math.max(0, at - spec.lead), at),
+		next: before.slice(to, to + 1)
+	};
+	if (spec.said) noteEdit(before, after, { from: at, to, inserted: spec.inserted.length, said });
 	return after;
 }
 

@@ -1,7 +1,7 @@
 import type { Service } from '../catalogue/schema';
 import type { DeclaredAccountKey } from '../catalogue/account-keys';
 import { vocabularyOf, type Vocabulary } from '../catalogue/vocabulary';
-import { editBetween, isHigh, isLow, noteEdit, type Edit } from '../format/edits';
+import { borders, editBetween, isHigh, isLow, noteEdit, type Edit } from '../format/edits';
 import type { Issue } from '../issues';
 import { analyzeTemplate, type Analysis } from './analyze';
 import { hasXmlInvalidChars } from './encode';
@@ -40,15 +40,18 @@ function mayBeRead(code: number): boolean {
 
 /** Whether `edit` of `before` into `after` is local (the module's rule). */
 export function isLocal(before: string, after: string, edit: Edit): boolean {
-	const { from, to, inserted } = edit;
-	const removed = before.slice(from, to);
-	const added = edit.text ?? after.slice(from, from + inserted);
+	const { from, to, inserted, said } = edit;
+	const removed = said ? said.removed : before.slice(from, to);
+	const added = said ? said.text : after.slice(from, from + inserted);
 	if (removed.includes('%') || added.includes('%')) return false;
 	if (hasXmlInvalidChars(removed) || hasXmlInvalidChars(added)) return false;
-	if (from > 0 && isHigh(before.charCodeAt(from - 1))) return false;
-	if (to < before.length && isLow(before.charCodeAt(to))) return false;
+	const [last, next] = borders(before, edit);
+	if (isHigh(last) || isLow(next)) return false;
+	// Read back from the edit, in what the editor said first, for the character that decides.
+	const lead = said?.lead ?? '';
 	for (let i = from - 1; i >= 0; i--) {
-		const code = before.charCodeAt(i);
+		const at = i - (from - lead.length);
+		const code = at >= 0 ? lead.charCodeAt(at) : before.charCodeAt(i);
 		if (!mayBeRead(code)) return true;
 		if (code === 0x25) return false;
 	}
@@ -159,7 +162,7 @@ function reexpand(prev: Expansion, source: string, edit: Edit): Expansion {
 	const to = from + (edit.to - edit.from);
 	const text =
 		prev.text.slice(0, from) +
-		(edit.text ?? source.slice(edit.from, edit.from + edit.inserted)) +
+		(edit.said?.text ?? source.slice(edit.from, edit.from + edit.inserted)) +
 		prev.text.slice(to);
 	noteEdit(prev.text, text, { from, to, inserted: edit.inserted });
 	const next = subs.slice(0, split);
