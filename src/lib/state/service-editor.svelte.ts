@@ -10,8 +10,10 @@ import { bodyKind } from '$lib/core/request/checks';
 import { resolveSettings } from '$lib/core/request/settings';
 import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary';
 import type { ScenarioValue, Values } from '$lib/core/request/values';
-import { encodingForContentType, TemplateMemo, type Encoding } from '$lib/core/template';
+import { encodingForContentType, type Encoding } from '$lib/core/template';
+import type { TemplateMemo } from '$lib/core/template/incremental';
 import { wholeCatalogue } from './catalogue.svelte';
+import { whenSettled } from './settled';
 import {
 	bodyCheckPending,
 	loadedXmlReader,
@@ -179,8 +181,11 @@ export class ServiceEditor {
 	/** The scenario's values over the catalogue's samples, so every name has a value. */
 	readonly #values = $derived.by(() => ({ ...this.#samples, ...this.source.values }));
 
-	/** What each key's build is derived from: the previous analyses and expansions. */
-	readonly #memo = new TemplateMemo();
+	/**
+	 * What each key's build is derived from: the previous analyses and expansions. Its code
+	 * loads once the page has settled; the keys before it are built whole, as the server does.
+	 */
+	#memo: TemplateMemo | undefined;
 
 	readonly #result = $derived.by(() => {
 		// The lint's hints name services beyond the contract once the page has them.
@@ -209,6 +214,13 @@ export class ServiceEditor {
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
 		this.source = source;
+		if (typeof window !== 'undefined') {
+			whenSettled(() => {
+				void import('$lib/core/template/incremental').then(
+					(m) => (this.#memo = new m.TemplateMemo())
+				);
+			});
+		}
 	}
 
 	/** The account keys the profile's XML declares (none in the try-out editor). */

@@ -12,9 +12,9 @@ import {
 	type Encoding,
 	type ExpandOptions,
 	type Substitution,
-	type TemplateMemo,
 	type Tokenized
 } from '../template';
+import type { TemplateMemo } from '../template/incremental';
 import { checkBody, checkUrl, type JsonBodyReader, type XmlBodyReader } from './checks';
 import { readJsonBody } from './json-read';
 import { hasLineBreak, parseHeaderLines, type HeaderLine } from './headers';

@@ -3,5 +3,4 @@ export * from './tokenize';
 export * from './encode';
 export * from './expand';
 export * from './analyze';
-export { TemplateMemo } from './incremental';
 export { sha1Hex } from './sha1';
