@@ -1,4 +1,5 @@
 import type { JsonBodyReader, XmlBodyReader } from '$lib/core/request/checks';
+import type { TemplateMemo } from '$lib/core/template/incremental';
 import { readJsonBody } from '$lib/core/request/json-read';
 import type { BodyCheck } from './body-checks.svelte';
 import { LazyModule } from './lazy.svelte';
@@ -39,4 +40,9 @@ export function bodyCheckPending(kind: BodyCheck, body: string): boolean {
 	if (kind === 'json') return checks.value?.pending('json', body) ?? false;
 	previewXmlReader();
 	return checks.value === null || checks.value.pending('xml', body);
+}
+
+/** A new template memo for an editor once the checks' code (which holds it) has loaded. */
+export function newTemplateMemo(): TemplateMemo | undefined {
+	return checks.value ? new checks.value.TemplateMemo() : undefined;
 }

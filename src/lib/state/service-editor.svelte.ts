@@ -13,10 +13,10 @@ import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
 import type { TemplateMemo } from '$lib/core/template/incremental';
 import { wholeCatalogue } from './catalogue.svelte';
-import { whenSettled } from './settled';
 import {
 	bodyCheckPending,
 	loadedXmlReader,
+	newTemplateMemo,
 	previewJsonReader,
 	previewXmlReader
 } from './preview-tools.svelte';
@@ -183,13 +183,15 @@ export class ServiceEditor {
 
 	/**
 	 * What each key's build is derived from: the previous analyses and expansions. Its code
-	 * loads once the page has settled; the keys before it are built whole, as the server does.
+	 * comes with the body checks' once the page has settled; the keys before it are built
+	 * whole, as the server builds them.
 	 */
 	#memo: TemplateMemo | undefined;
 
 	readonly #result = $derived.by(() => {
 		// The lint's hints name services beyond the contract once the page has them.
 		void wholeCatalogue.value;
+		this.#memo ??= newTemplateMemo();
 		return buildPreview(
 			this.service,
 			this.source.settingsOf(this.service.id),
@@ -214,13 +216,6 @@ export class ServiceEditor {
 	constructor(service: Service, source: SettingsSource = new LocalSource()) {
 		this.service = service;
 		this.source = source;
-		if (typeof window !== 'undefined') {
-			whenSettled(() => {
-				void import('$lib/core/template/incremental').then(
-					(m) => (this.#memo = new m.TemplateMemo())
-				);
-			});
-		}
 	}
 
 	/** The account keys the profile's XML declares (none in the try-out editor). */
