@@ -5,6 +5,9 @@ import { createProfile, createUser, serverWithAdmin, type TestUser } from '../he
 import { Client, freePort, stopAllServers, type TestServer } from '../helpers/server';
 import { startUpstream, TEST_CERTIFICATE, type Upstream } from '../helpers/upstream';
 
+/** A step's reason as its decision's sentence names it: in parentheses, its own full stop dropped. */
+const reason = (message: string) => `(${message.replace(/\.$/, '')})`;
+
 /**
  * Flows over HTTP through the real built server: every row of the States table and of the
  * Events table, against real local upstreams (HTTPS for the services that accept only https:)
@@ -244,7 +247,9 @@ describe('registration wizard (States table)', () => {
 			error: { code: 'blocked_address' },
 			response: null
 		});
-		expect(answer.body.steps![0].decision.text).toContain(answer.body.steps![0].error!.message);
+		expect(answer.body.steps![0].decision.text).toContain(
+			reason(answer.body.steps![0].error!.message)
+		);
 		expect(answer.body.result).toMatchObject({ wizard: { page: 1 } });
 	});
 
@@ -319,7 +324,7 @@ describe('registration wizard (States table)', () => {
 			response: null
 		});
 		expect(refusedStep.decision.text).toContain('The verifier was not reached');
-		expect(refusedStep.decision.text).toContain(refusedStep.error!.message);
+		expect(refusedStep.decision.text).toContain(reason(refusedStep.error!.message));
 		const timedOutStep = await kept(timedOut.body.id!);
 		expect(timedOutStep).toMatchObject({
 			service: 'extSSOProv',
@@ -329,7 +334,7 @@ describe('registration wizard (States table)', () => {
 		});
 		expect(timedOutStep.error!.code).toMatch(/timeout/);
 		expect(timedOutStep.decision.text).toContain('The external provisioning call failed');
-		expect(timedOutStep.decision.text).toContain(timedOutStep.error!.message);
+		expect(timedOutStep.decision.text).toContain(reason(timedOutStep.error!.message));
 		// Kept as answered.
 		expect(refusedStep).toEqual(refused.body.steps!.at(-1));
 		expect(timedOutStep).toEqual(timedOut.body.steps!.at(-1));
@@ -551,7 +556,7 @@ describe('SSO sign-in', () => {
 		const [refused] = answer.body.steps!;
 		expect(refused.error).toMatchObject({ code: 'blocked_address' });
 		expect(refused.decision.status).toBe('failed');
-		expect(refused.decision.text).toContain(refused.error!.message);
+		expect(refused.decision.text).toContain(reason(refused.error!.message));
 		expect(refused.decision.text).toContain('Sign-in stops here.');
 		expect(secure.requests.length).toBe(before);
 	});
