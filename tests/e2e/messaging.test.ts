@@ -346,3 +346,33 @@ for (const m of MISTAKES) {
 		}
 	});
 }
+
+test('a provider that cannot be reached: the steps say why, and no check is claimed', async ({
+	page
+}) => {
+	const { address, provider } = await setup(page);
+	await provider.stop();
+	await page.goto(address);
+	for (const [side, name] of [
+		['Sender', 'alice'],
+		['Recipient', 'bob']
+	] as const) {
+		const phone = page.getByRole('article', { name: new RegExp(`^${side}`) });
+		await phone.getByLabel('Username', { exact: true }).fill(name);
+		await phone.getByLabel('Password', { exact: true }).fill(`${name}-secret-1`);
+	}
+	await page.getByLabel('Message to the recipient').fill('Dinner at 7?');
+	await page.getByRole('button', { name: 'Send to the recipient' }).click();
+	const verdict = page.getByRole('region', { name: /the verdict$/ });
+	await expect(verdict).toContainText(
+		'No finding: the round stopped at a step that failed, before its checks could be made.'
+	);
+	await expect(verdict).not.toContainText('every check of the round held');
+	const steps = page.getByRole('region', { name: 'Steps' });
+	const failed = steps.locator('summary').filter({ hasText: 'Push Token Reporter: failed' });
+	await expect(failed).toHaveCount(2);
+	// The reason is named once, in parentheses, without a doubled full stop.
+	await expect(failed.first()).toContainText(/no answer came \(.+\)\./);
+	await expect(failed.first()).not.toContainText(').).');
+	await expect(failed.first()).not.toContainText('.).');
+});
