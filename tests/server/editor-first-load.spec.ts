@@ -76,17 +76,6 @@ describe("the editor's first load", () => {
 		expect(appearsIn(code, sendMessage.purpose)).toBe(true);
 	});
 
-	// A row and a source mark per name the service knows: it loads once the page has settled.
-	it('holds no table of the sample values', () => {
-		const caption = 'Sample values of this scenario';
-		const built = readdirSync(path.join(CLIENT, '_app/immutable'), { recursive: true })
-			.map(String)
-			.filter((f) => f.endsWith('.js'))
-			.map((f) => readFileSync(path.join(CLIENT, '_app/immutable', f), 'utf8'));
-		expect(built.some((code) => code.includes(caption))).toBe(true);
-		expect([...chunks.values()].some((code) => code.includes(caption))).toBe(false);
-	});
-
 	// Read by the server for the page; the page reads kept XML again only when its draft's changes.
 	it("holds no reader of a kept XML's account keys", () => {
 		const reader = String.raw`<!\[CDATA\[([\s\S]*?)\]\]>`;
