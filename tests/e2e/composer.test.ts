@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, test, uniqueName } from './fixtures';
+import { expect, expectAccessible, test, uniqueName, watchClipboard } from './fixtures';
 
 /**
  * The push composer in a real browser against the built app: compose, send to a sandbox, read
@@ -58,10 +58,10 @@ test.describe('push composer', () => {
 		await expect(page.getByLabel('Sound')).toContainText('Glass');
 
 		// Copy as cURL copies the exact request: the sandbox's address and the JSON as sent.
-		await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+		const copied = await watchClipboard(page);
 		await page.getByRole('button', { name: 'Copy as cURL' }).click();
 		await expect(page.getByText('Copied to the clipboard.')).toBeVisible();
-		const curl = await page.evaluate(() => navigator.clipboard.readText());
+		const curl = (await copied())!;
 		const body = JSON.stringify(
 			JSON.parse(await page.getByLabel('The request body as JSON').inputValue())
 		);

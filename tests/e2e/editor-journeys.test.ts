@@ -1,4 +1,12 @@
-import { createProfile, expect, expectAccessible, holdChunk, test, uniqueName } from './fixtures';
+import {
+	createProfile,
+	expect,
+	expectAccessible,
+	holdChunk,
+	test,
+	uniqueName,
+	watchClipboard
+} from './fixtures';
 import type { Page } from '@playwright/test';
 
 /** Types into a template editor (CodeMirror) at the end of its text. */
@@ -312,11 +320,11 @@ test.describe('editor journeys', () => {
 		await expect(marks.first()).toHaveText('+14155550123');
 		expect(await marks.count()).toBeGreaterThan(20);
 		await expect(preview).toContainText('0 errors');
+		const copied = await watchClipboard(page);
 		await preview.getByRole('button', { name: 'Copy as cURL' }).click();
-		// The clipboard, not the label's moment of "Copied": a busy machine can miss the moment.
-		const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
-		await expect.poll(clipboard).toContain('{"note":"abcstart"}');
-		expect((await clipboard()).length).toBeGreaterThan(300_000);
+		// What was copied, not the label's moment of "Copied": a busy machine can miss the moment.
+		await expect.poll(copied).toContain('{"note":"abcstart"}');
+		expect((await copied())!.length).toBeGreaterThan(300_000);
 	});
 
 	test('an XML body is shown unchecked and marked as updating until the XML reader has loaded, then checked', async ({

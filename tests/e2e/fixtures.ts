@@ -291,3 +291,21 @@ export async function holdChunk(
 	});
 	return release;
 }
+
+/**
+ * What the page writes to the clipboard, kept in the page as it writes it: the system clipboard is
+ * shared by every browser the tests run at once, so another test's copy can land before it is
+ * read back. Call before the click that copies; the write still goes to the real clipboard.
+ */
+export async function watchClipboard(page: Page): Promise<() => Promise<string | undefined>> {
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+	await page.evaluate(() => {
+		const kept = window as unknown as { __copied?: string };
+		const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+		navigator.clipboard.writeText = (text: string) => {
+			kept.__copied = text;
+			return write(text);
+		};
+	});
+	return () => page.evaluate(() => (window as unknown as { __copied?: string }).__copied);
+}

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { readBySecondParser } from '../helpers/xml';
-import { createProfile, expect, expectAccessible, test, uniqueName } from './fixtures';
+import {
+	createProfile,
+	expect,
+	expectAccessible,
+	test,
+	uniqueName,
+	watchClipboard
+} from './fixtures';
 
 /** Export, import with review, the portal field sheet, and backups, as an admin uses them. */
 
@@ -46,9 +53,10 @@ test.describe('XML export and import', () => {
 		expect(file).toBe(await output.inputValue());
 		readBySecondParser(file);
 
+		const copied = await watchClipboard(page);
 		await page.getByRole('button', { name: 'Copy XML' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
-		expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(file);
+		expect(await copied()).toBe(file);
 
 		await page.getByRole('link', { name: /Account document/ }).click();
 		const account = page.getByRole('textbox', { name: /Account document/ });
