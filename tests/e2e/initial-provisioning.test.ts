@@ -95,6 +95,8 @@ test('Initial provisioning: a test call, its merge and the import review at 390 
 	});
 
 	await page.getByRole('button', { name: 'Apply as a new revision' }).click();
+	// Leaving before the revision is kept would cancel the save: wait for what the admin sees.
+	await expect(page.getByRole('status')).toContainText('Imported as revision');
 	await page.goto(`/profiles/${id}/services/fetchMessages`);
 	await expect(page.getByRole('textbox', { name: 'URL (genericSmsFetchUrl)' })).toContainText(
 		FETCH_URL

@@ -92,6 +92,18 @@ async function typeAccounts(page: Page) {
 	}
 }
 
+/** Fills the two accounts, where the test is not about the keyboard. */
+async function fillAccounts(page: Page) {
+	for (const [side, name] of [
+		['Sender', 'alice'],
+		['Recipient', 'bob']
+	] as const) {
+		const phone = page.getByRole('article', { name: new RegExp(`^${side}`) });
+		await phone.getByLabel('Username', { exact: true }).fill(name);
+		await phone.getByLabel('Password', { exact: true }).fill(`${name}-secret-1`);
+	}
+}
+
 test('a message goes from one phone to the other with its ticks, by keyboard', async ({ page }) => {
 	const { profileId, sandbox } = await setup(page);
 	// The profile's Flows page leads here, to the sandbox its push gateway URL names.
@@ -308,14 +320,7 @@ for (const m of MISTAKES) {
 	test(`a provider that ${m.name}: its finding shows with the rule behind it`, async ({ page }) => {
 		const { address, provider } = await setup(page, m.mistakes, m.sandbox);
 		await page.goto(address);
-		for (const [side, name] of [
-			['Sender', 'alice'],
-			['Recipient', 'bob']
-		] as const) {
-			const phone = page.getByRole('article', { name: new RegExp(`^${side}`) });
-			await phone.getByLabel('Username', { exact: true }).fill(name);
-			await phone.getByLabel('Password', { exact: true }).fill(`${name}-secret-1`);
-		}
+		await fillAccounts(page);
 		await page.getByLabel('Wait for your push (seconds)').fill('0.5');
 		const text = page.getByLabel('Message to the recipient');
 		await text.focus();
@@ -353,14 +358,7 @@ test('a provider that cannot be reached: the steps say why, and no check is clai
 	const { address, provider } = await setup(page);
 	await provider.stop();
 	await page.goto(address);
-	for (const [side, name] of [
-		['Sender', 'alice'],
-		['Recipient', 'bob']
-	] as const) {
-		const phone = page.getByRole('article', { name: new RegExp(`^${side}`) });
-		await phone.getByLabel('Username', { exact: true }).fill(name);
-		await phone.getByLabel('Password', { exact: true }).fill(`${name}-secret-1`);
-	}
+	await fillAccounts(page);
 	await page.getByLabel('Message to the recipient').fill('Dinner at 7?');
 	await page.getByRole('button', { name: 'Send to the recipient' }).click();
 	const verdict = page.getByRole('region', { name: /the verdict$/ });
