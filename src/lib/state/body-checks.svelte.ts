@@ -2,6 +2,7 @@ import { readJsonBody, type BodyVerdict } from '$lib/core/request/json-read';
 import { readXmlBody } from '$lib/core/request/strict-build';
 // With the checks, not on its own: it loads when they do, in the same request.
 export { TemplateMemo } from '$lib/core/template/incremental';
+export { sayEdit } from '$lib/editor/said-edit';
 
 /**
  * The previews' reading of expanded JSON and XML bodies (loaded with the strict XML reader, after

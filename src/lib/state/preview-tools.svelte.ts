@@ -1,5 +1,6 @@
 import type { JsonBodyReader, XmlBodyReader } from '$lib/core/request/checks';
 import type { TemplateMemo } from '$lib/core/template/incremental';
+import type { ViewUpdate } from '@codemirror/view';
 import { readJsonBody } from '$lib/core/request/json-read';
 import type { BodyCheck } from './body-checks.svelte';
 import { LazyModule } from './lazy.svelte';
@@ -45,4 +46,12 @@ export function bodyCheckPending(kind: BodyCheck, body: string): boolean {
 /** A new template memo for an editor once the checks' code (which holds it) has loaded. */
 export function newTemplateMemo(): TemplateMemo | undefined {
 	return checks.value ? new checks.value.TemplateMemo() : undefined;
+}
+
+/**
+ * Says an editor's change to the template memos, which then read only what it changed. Before
+ * their code has loaded there is no memo to tell, and the first load carries none of this.
+ */
+export function sayEditorEdit(before: string | undefined, after: string, update: ViewUpdate): void {
+	checks.value?.sayEdit(before, after, update);
 }
