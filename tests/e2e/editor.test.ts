@@ -96,8 +96,14 @@ test.describe('service editor', () => {
 				w.configs = now;
 				return same;
 			});
-		await page.waitForTimeout(500);
-		await configurations();
+		// Once the page has settled (its tools and highlighting are in, which reconfigure every
+		// editor once), two looks a while apart find the same configurations.
+		await expect
+			.poll(async () => {
+				await page.waitForTimeout(400);
+				return configurations();
+			})
+			.toEqual([true, true]);
 
 		await body.click();
 		await page.keyboard.press('Control+End');
