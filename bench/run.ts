@@ -116,6 +116,7 @@ else if (runs('editor'))
 			'p95',
 			'keydown → next frame p50',
 			'p95',
+			'keydown → next paint p95 (Event Timing)',
 			'long tasks per key',
 			'longest task',
 			'keys'
