@@ -14,6 +14,7 @@ import { bodySizeLimit, tooLargeBody } from '../src/lib/server/http/body-limit.j
 import { badPathBody, pathProblem } from '../src/lib/server/http/request-path.js';
 import { bearerToken } from '../src/lib/server/http/bearer.js';
 import { bridge } from '../src/lib/server/platform/bridge.js';
+import { staticAssets } from '../src/lib/server/http/static-assets.js';
 
 const log = logger();
 const requestLog = requestLogger();
@@ -234,6 +235,7 @@ const server = http.createServer((req, res) => {
 		res.end(badPathBody(badPath));
 		return;
 	}
+	if (req.url?.startsWith('/_app/immutable/') && assets.serve(req, res)) return;
 	if (pushGateway && req.url?.startsWith('/sandbox/')) return pushGateway(req, res);
 	if (req.url === '/metrics') {
 		if (!metricsToken) {
@@ -307,6 +309,10 @@ async function warmUpPages() {
 	log.debug({ pageModules: loaded }, `Loaded ${loaded} page module(s) of the build.`);
 }
 
+// The build's scripts and styles, read before the first tab asks for them (decision 0128).
+const assets = staticAssets(new URL('../build/client', import.meta.url).pathname);
+const assetsLoaded = assets.load();
+
 server.listen(port, host, () => {
 	const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 	const facts = lifecycle?.facts();
@@ -320,6 +326,10 @@ server.listen(port, host, () => {
 			logLevel: log.level
 		},
 		`Listening on http://${shown}:${port}`
+	);
+	log.debug(
+		{ assets: assetsLoaded },
+		`Serving ${assetsLoaded} script(s) and style(s) from memory.`
 	);
 	void warmUpPages();
 });

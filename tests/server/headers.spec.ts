@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, createUser, serverWithAdmin, type TestUser } from '../helpers/fixtures';
 import { Client, stopAllServers, type TestServer } from '../helpers/server';
@@ -25,6 +26,12 @@ interface Kind {
 	name: string;
 	status: number;
 	send: () => Promise<Response>;
+}
+
+/** The path of one of the build's scripts (answered before the kit, decision 0128). */
+function builtScript(): string {
+	const name = readdirSync('build/client/_app/immutable/chunks').find((n) => n.endsWith('.js'));
+	return `/_app/immutable/chunks/${name}`;
 }
 
 /** A raw request, for what a client helper would not send. */
@@ -98,6 +105,7 @@ const KINDS: Kind[] = [
 	},
 	{ name: 'a static file', status: 200, send: () => raw('/robots.txt') },
 	{ name: 'a file of the build', status: 200, send: () => raw('/_app/version.json') },
+	{ name: 'a script of the build, from memory', status: 200, send: () => raw(builtScript()) },
 	{ name: 'a health check', status: 200, send: () => raw('/api/health') }
 ];
 
