@@ -72,6 +72,6 @@ export const templateTheme = EditorView.baseTheme({
 	'.cm-tpl-hover': {
 		padding: '4px 8px',
 		maxWidth: 'min(28rem, calc(100vw - 2rem))',
-		fontSize: '0.85rem'
+		fontSize: '0.9rem'
 	}
 });
