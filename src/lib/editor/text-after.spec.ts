@@ -1,8 +1,9 @@
 import { EditorState, type TransactionSpec } from '@codemirror/state';
 import type { ViewUpdate } from '@codemirror/view';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { textAfter } from './text-after';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as settling from './text-after';
+import { settleAfterFrame, textAfter } from './text-after';
 
 /** The update a view gets for one transaction on `doc`. */
 function update(doc: string, spec: TransactionSpec): ViewUpdate {
@@ -49,5 +50,44 @@ describe('textAfter', () => {
 				}
 			)
 		);
+	});
+});
+
+describe('settleAfterFrame', () => {
+	afterEach(() => {
+		vi.unstubAllGlobals();
+		vi.useRealTimers();
+	});
+
+	it('reads the latest large text once, after the next frame, however many came before it', () => {
+		vi.useFakeTimers();
+		const frames: FrameRequestCallback[] = [];
+		vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+			frames.push(callback);
+			return frames.length;
+		});
+		const large = (first: string) => first + 'x'.repeat(70_000);
+		settleAfterFrame(large('a'));
+		settleAfterFrame(large('b'));
+		settleAfterFrame('c');
+		expect(frames).toHaveLength(1);
+		frames[0](0);
+		expect(settling.settledCode).not.toBe('b'.charCodeAt(0));
+		vi.runAllTimers();
+		expect(settling.settledCode).toBe('b'.charCodeAt(0));
+		// Asked again for the next text.
+		settleAfterFrame(large('d'));
+		expect(frames).toHaveLength(2);
+	});
+
+	it('leaves a short text alone, and does nothing where there are no frames', () => {
+		const frames: FrameRequestCallback[] = [];
+		vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) =>
+			frames.push(callback)
+		);
+		settleAfterFrame('short');
+		expect(frames).toHaveLength(0);
+		vi.unstubAllGlobals();
+		expect(() => settleAfterFrame('y'.repeat(70_000))).not.toThrow();
 	});
 });

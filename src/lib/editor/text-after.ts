@@ -16,3 +16,29 @@ export function textAfter(before: string | undefined, same: boolean, update: Vie
 	if (!change) return update.state.doc.toString();
 	return before!.slice(0, change.from) + change.text + before!.slice(change.to);
 }
+
+/** Below this length a text is copied whole at once by the next key, as it costs next to nothing. */
+const SETTLE_MIN = 64 * 1024;
+
+let unsettled: string | undefined;
+/** The first character code of the last text settled: read, so that reading it is not skipped. */
+export let settledCode = 0;
+
+/**
+ * Has the string {@link textAfter} made copied whole right after the frame that shows it. Made
+ * of pieces, it is copied whole by whatever reads it first, which is the next key's `textAfter`,
+ * on that key's way to the screen; copied between the keys, it is whole when the next one comes.
+ * (The browser's idle callbacks come too seldom while keys come.) Only the latest text is.
+ */
+export function settleAfterFrame(text: string): void {
+	if (text.length < SETTLE_MIN || typeof requestAnimationFrame !== 'function') return;
+	const asked = unsettled !== undefined;
+	unsettled = text;
+	if (asked) return;
+	requestAnimationFrame(() =>
+		setTimeout(() => {
+			settledCode = unsettled?.charCodeAt(0) ?? 0;
+			unsettled = undefined;
+		})
+	);
+}
