@@ -8,6 +8,7 @@ import { placeholderInfo } from './hover';
 import { templateDiagnostics } from './lint';
 import { marksInRange, placeholderAt } from './placeholders';
 import { externalChange, singleLine } from './single-line';
+import { rememberText } from './text-after';
 
 function state(doc: string, service = 'sendMessage', encoding: 'url' | 'json' = 'url') {
 	return EditorState.create({
@@ -180,6 +181,33 @@ describe('templateDiagnostics', () => {
 
 	it('reports nothing for a clean template', () => {
 		expect(templateDiagnostics(state('https://x.example/?to=%sms_to%'))).toEqual([]);
+	});
+
+	it("says for an editor's edits, one after another, what the whole template says", () => {
+		const owner = {};
+		const plain = (d: ReturnType<typeof templateDiagnostics>) =>
+			d.map(({ from, to, severity, message, source }) => ({ from, to, severity, message, source }));
+		let s = state('?a=%smrt%&b=x&c=%sms_to%&d=%nope%');
+		const edits = [
+			{ from: 11, insert: 'yy' }, // local: in the literal after %smrt%
+			{ from: 0, insert: 'https://h' }, // local: before everything
+			{ from: 15, to: 17 }, // a removal
+			{ from: 20, insert: '%' }, // not local: a new %
+			{ from: 3, insert: 'q' } // next to a placeholder
+		];
+		for (const change of edits) {
+			s = s.update({ changes: change }).state;
+			const whole = templateDiagnostics(s);
+			expect(plain(templateDiagnostics(s, owner))).toEqual(plain(whole));
+			expect(whole.length).toBeGreaterThan(0);
+		}
+	});
+
+	it('reads the text the editor said its document holds', () => {
+		const s = state('?x=%sms_to%');
+		// A text said for this very document is read as it; here it differs, so it shows.
+		rememberText(s.doc, '?x=%smrt%');
+		expect(templateDiagnostics(s).map((d) => d.source)).toEqual(['unknown_variable']);
 	});
 });
 

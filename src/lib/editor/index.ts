@@ -8,7 +8,7 @@ export { templateConfig, type TemplateEditorConfig } from './config';
 export { marksInRange, placeholderAt } from './placeholders';
 export { bodyLanguage } from './language';
 export { externalChange, singleLine, type LineBreakNotice } from './single-line';
-export { settleAfterFrame, textAfter } from './text-after';
+export { rememberText, settleAfterFrame, textAfter } from './text-after';
 
 /**
  * What a template editor needs to answer its first keystroke, as one extension: its

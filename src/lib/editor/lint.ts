@@ -2,7 +2,9 @@ import type { Diagnostic } from '@codemirror/lint';
 import type { EditorState } from '@codemirror/state';
 import type { Issue } from '$lib/core/issues';
 import { analyzeTemplate } from '$lib/core/template';
+import { TemplateMemo } from '$lib/core/template/incremental';
 import { templateConfig } from './config';
+import { knownText } from './text-after';
 
 /** Lint of a template: the core's diagnostics, with their quick fixes as actions. */
 
@@ -36,13 +38,24 @@ export function toDiagnostics(issues: readonly Issue[], length: number): Diagnos
 		});
 }
 
-/** The diagnostics of the template in `state`, judged for the configured service. */
-export function templateDiagnostics(state: EditorState): Diagnostic[] {
+/**
+ * Each editor's last lint, from which the next one is derived where the edits since were local:
+ * a whole analysis of a megabyte body is a long task, while keys still come.
+ */
+const memos = new WeakMap<object, TemplateMemo>();
+
+/**
+ * The diagnostics of the template in `state`, judged for the configured service; with `owner`
+ * (the editor), derived from that owner's last ones.
+ */
+export function templateDiagnostics(state: EditorState, owner?: object): Diagnostic[] {
 	const config = state.facet(templateConfig);
 	if (!config) return [];
-	const text = state.doc.toString();
-	return toDiagnostics(
-		analyzeTemplate(text, config.service, config.field, config.accountKeys).issues,
-		text.length
-	);
+	const text = knownText(state.doc) ?? state.doc.toString();
+	let memo = owner && memos.get(owner);
+	if (owner && !memo) memos.set(owner, (memo = new TemplateMemo()));
+	const analysis = memo
+		? memo.analyze('lint', text, config.service, config.field, config.accountKeys ?? [])
+		: analyzeTemplate(text, config.service, config.field, config.accountKeys);
+	return toDiagnostics(analysis.issues, text.length);
 }

@@ -1,3 +1,4 @@
+import type { Text } from '@codemirror/state';
 import type { ViewUpdate } from '@codemirror/view';
 
 /**
@@ -15,6 +16,22 @@ export function textAfter(before: string | undefined, same: boolean, update: Vie
 	}
 	if (!change) return update.state.doc.toString();
 	return before!.slice(0, change.from) + change.text + before!.slice(change.to);
+}
+
+/** The text of each document the editor has read or written as a string. */
+const texts = new WeakMap<Text, string>();
+
+/**
+ * Says that `text` is `doc`'s text, so that what reads the document later (the lint) takes the
+ * string instead of joining every line of it again.
+ */
+export function rememberText(doc: Text, text: string): void {
+	texts.set(doc, text);
+}
+
+/** The text {@link rememberText} was told of `doc`, if any. */
+export function knownText(doc: Text): string | undefined {
+	return texts.get(doc);
 }
 
 /** Below this length a text is copied whole at once by the next key, as it costs next to nothing. */

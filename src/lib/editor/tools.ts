@@ -26,7 +26,7 @@ export function templateTools(): Extension {
 		closeBrackets(),
 		keymap.of([...completionKeymap, ...lintKeymap, ...historyKeymap, ...defaultKeymap]),
 		autocompletion({ override: [templateCompletions], activateOnTyping: true }),
-		linter((view) => templateDiagnostics(view.state), {
+		linter((view) => templateDiagnostics(view.state, view), {
 			delay: 150,
 			// A field's configuration (its service, its encoding) changes what is wrong in it.
 			needsRefresh: (update) =>
