@@ -54,19 +54,25 @@ describe('textAfter', () => {
 });
 
 describe('settleAfterFrame', () => {
-	afterEach(() => {
-		vi.unstubAllGlobals();
-		vi.useRealTimers();
-	});
-
-	it('reads the latest large text once, after the next frame, however many came before it', () => {
+	/** The frames asked for, to be run by the test, and its timers faked. */
+	function stubFrames(): FrameRequestCallback[] {
 		vi.useFakeTimers();
 		const frames: FrameRequestCallback[] = [];
 		vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
 			frames.push(callback);
 			return frames.length;
 		});
-		const large = (first: string) => first + 'x'.repeat(70_000);
+		return frames;
+	}
+	const large = (first: string) => first + 'x'.repeat(70_000);
+
+	afterEach(() => {
+		vi.unstubAllGlobals();
+		vi.useRealTimers();
+	});
+
+	it('reads the latest large text once, after the next frame, however many came before it', () => {
+		const frames = stubFrames();
 		settleAfterFrame(large('a'));
 		settleAfterFrame(large('b'));
 		settleAfterFrame('c');
@@ -78,6 +84,20 @@ describe('settleAfterFrame', () => {
 		// Asked again for the next text.
 		settleAfterFrame(large('d'));
 		expect(frames).toHaveLength(2);
+		frames[1](0);
+		vi.runAllTimers();
+		expect(settling.settledCode).toBe('d'.charCodeAt(0));
+	});
+
+	it('settles the latest text of each slot in the one frame asked for', () => {
+		const frames = stubFrames();
+		settleAfterFrame(large('a'));
+		settleAfterFrame(large('b'), 'body');
+		settleAfterFrame(large('c'), 'body');
+		expect(frames).toHaveLength(1);
+		frames[0](0);
+		vi.runAllTimers();
+		expect(settling.settledCode).toBe('a'.charCodeAt(0) + 'c'.charCodeAt(0));
 	});
 
 	it('leaves a short text alone, and does nothing where there are no frames', () => {

@@ -37,25 +37,29 @@ export function knownText(doc: Text): string | undefined {
 /** Below this length a text is copied whole at once by the next key, as it costs next to nothing. */
 const SETTLE_MIN = 64 * 1024;
 
-let unsettled: string | undefined;
-/** The first character code of the last text settled: read, so that reading it is not skipped. */
+/** The latest text of each slot to be settled (an editor's, an expanded body's). */
+const unsettled = new Map<string, string>();
+/** The first character codes of the last texts settled: read, so that reading is not skipped. */
 export let settledCode = 0;
 
 /**
- * Has the string {@link textAfter} made copied whole right after the frame that shows it. Made
- * of pieces, it is copied whole by whatever reads it first, which is the next key's `textAfter`,
- * on that key's way to the screen; copied between the keys, it is whole when the next one comes.
- * (The browser's idle callbacks come too seldom while keys come.) Only the latest text is.
+ * Has a string made of pieces, as {@link textAfter} and a derived expansion make them, copied
+ * whole right after the frame that shows it. Made of pieces, it is copied whole by whatever reads
+ * it first, which is the next key's `textAfter` or expansion, on that key's way to the screen;
+ * copied between the keys, it is whole when the next one comes. (The browser's idle callbacks
+ * come too seldom while keys come.) Only the latest text of each `slot` is.
  */
-export function settleAfterFrame(text: string): void {
+export function settleAfterFrame(text: string, slot = 'editor'): void {
 	if (text.length < SETTLE_MIN || typeof requestAnimationFrame !== 'function') return;
-	const asked = unsettled !== undefined;
-	unsettled = text;
+	const asked = unsettled.size > 0;
+	unsettled.set(slot, text);
 	if (asked) return;
 	requestAnimationFrame(() =>
 		setTimeout(() => {
-			settledCode = unsettled?.charCodeAt(0) ?? 0;
-			unsettled = undefined;
+			let codes = 0;
+			for (const text of unsettled.values()) codes += text.charCodeAt(0);
+			settledCode = codes;
+			unsettled.clear();
 		})
 	);
 }

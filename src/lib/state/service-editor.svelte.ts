@@ -12,6 +12,7 @@ import { countIssues, describeCounts, worstOf } from '$lib/core/request/summary'
 import type { ScenarioValue, Values } from '$lib/core/request/values';
 import { encodingForContentType, type Encoding } from '$lib/core/template';
 import type { TemplateMemo } from '$lib/core/template/incremental';
+import { settleAfterFrame } from '$lib/editor/text-after';
 import { wholeCatalogue } from './catalogue.svelte';
 import {
 	bodyCheckPending,
@@ -192,13 +193,17 @@ export class ServiceEditor {
 		// The lint's hints name services beyond the contract once the page has them.
 		void wholeCatalogue.value;
 		this.#memo ??= newTemplateMemo();
-		return buildPreview(
+		const result = buildPreview(
 			this.service,
 			this.source.settingsOf(this.service.id),
 			this.#values,
 			this.source,
 			this.#memo
 		);
+		// A body derived from the last is made of pieces; copied whole after the frame, the next
+		// key's derivation slices it instead of copying it on its way to the screen.
+		result.requests.forEach((r, i) => r.body !== null && settleAfterFrame(r.body, `body ${i}`));
+		return result;
 	});
 
 	/**

@@ -1,5 +1,5 @@
 import { lineColumn } from '../issues';
-import { editBetween, isHigh, isLow } from './edits';
+import { editBetween, isHigh, isLow, saidChange } from './edits';
 
 /**
  * UTF-8 byte counts of texts, for a preview that shows the size of what is sent, and where bytes
@@ -22,6 +22,13 @@ export function utf8Length(text: string): number {
 	let start = 0;
 	let end = 0;
 	if (text.length >= EDIT_MIN && before.length >= EDIT_MIN) {
+		// A change said by its maker is counted from what it said: `text` is not read at all.
+		const change = saidChange(before, text);
+		if (change) {
+			bytes = known.bytes - countBytes(change.removed) + countBytes(change.inserted);
+			known = { text, bytes };
+			return bytes;
+		}
 		const edit = editBetween(before, text);
 		start = edit.from;
 		end = before.length - edit.to;

@@ -53,6 +53,28 @@ export function noteEdit(before: string, after: string, edit: Edit): void {
 	if (known.length > KEPT) known.pop();
 }
 
+/**
+ * The change said by {@link noteEdit} that makes `after` of `before`, widened as
+ * {@link editBetween} widens it, with the characters it removes and puts in. Read from what was
+ * said and never from `after`: a large text made of pieces is copied whole to be read.
+ */
+export function saidChange(
+	before: string,
+	after: string
+): { edit: Edit; removed: string; inserted: string } | undefined {
+	const k = known.find((k) => k.after === after && k.before === before);
+	const said = k?.edit.said;
+	if (!k || !said) return undefined;
+	const [last, next] = borders(before, k.edit);
+	const lead = isHigh(last) ? String.fromCharCode(last) : '';
+	const tail = isLow(next) ? String.fromCharCode(next) : '';
+	return {
+		edit: whole(before, k.edit),
+		removed: lead + said.removed + tail,
+		inserted: lead + said.text + tail
+	};
+}
+
 /** The one edit that makes `after` of `before`: a change said by {@link noteEdit}, else found. */
 export function editBetween(before: string, after: string): Edit {
 	for (const k of known) if (k.after === after && k.before === before) return whole(before, k.edit);

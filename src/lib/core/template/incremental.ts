@@ -160,11 +160,21 @@ function reexpand(prev: Expansion, source: string, edit: Edit): Expansion {
 	const before = split > 0 ? subs[split - 1] : undefined;
 	const from = before ? before.to + (edit.from - before.sourceTo) : edit.from;
 	const to = from + (edit.to - edit.from);
-	const text =
-		prev.text.slice(0, from) +
-		(edit.said?.text ?? source.slice(edit.from, edit.from + edit.inserted)) +
-		prev.text.slice(to);
-	noteEdit(prev.text, text, { from, to, inserted: edit.inserted });
+	const inserted = edit.said?.text ?? source.slice(edit.from, edit.from + edit.inserted);
+	const text = prev.text.slice(0, from) + inserted + prev.text.slice(to);
+	// Said with its characters, read from the old text: what reads the new one's change (the
+	// byte count, the preview's head) then leaves the new text, made of pieces, uncopied.
+	noteEdit(prev.text, text, {
+		from,
+		to,
+		inserted: edit.inserted,
+		said: {
+			text: inserted,
+			removed: prev.text.slice(from, to),
+			lead: prev.text.slice(Math.max(0, from - 1), from),
+			next: prev.text.slice(to, to + 1)
+		}
+	});
 	const next = subs.slice(0, split);
 	for (let s = split; s < subs.length; s++) next.push(movedSubstitution(subs[s], by, by));
 	return { text, substitutions: next, issues: movedIssues(prev.issues, edit, by) };
